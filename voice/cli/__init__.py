@@ -1,0 +1,75 @@
+"""The ``voice-chess`` command: one sub-command per module in this package.
+
+Each sub-command module defines ``NAME``, ``HELP`` (one line), ``add_arguments(parser)`` and
+``run(args, settings) -> int``. Adding a module here adds a command; nothing else is edited.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from voice import __version__
+from voice.config import ConfigError, load_settings
+
+
+def _command_modules() -> list[ModuleType]:
+    modules = []
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        if hasattr(module, "NAME") and hasattr(module, "run"):
+            modules.append(module)
+    return modules
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="voice-chess",
+        description="Over-the-board chess by voice for blind and visually impaired players "
+        "(FIDE Laws of Chess, Appendix D).",
+    )
+    parser.add_argument("--version", action="version", version=f"voice-chess {__version__}")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="your settings file (overrides config/default.toml key by key; "
+        "default: the file `voice-chess config path` prints, if it exists)",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in _command_modules():
+        sub = commands.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        module.add_arguments(sub)
+        sub.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "_run"):
+        parser.print_help()
+        return 0
+    try:
+        settings = load_settings(args.config)
+    except ConfigError as error:
+        print(f"voice-chess: configuration error\n{error}", file=sys.stderr)
+        return 2
+    try:
+        code: int = args._run(args, settings)
+    except ConfigError as error:
+        print(f"voice-chess: configuration error\n{error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

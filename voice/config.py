@@ -1,0 +1,217 @@
+"""Settings: ``config/default.toml`` overridden key by key by the user's own TOML file.
+
+The default file holds every tunable; the models below say which keys exist, their types and the
+allowed values. Anything else (an unknown key, a wrong type, a value out of range) stops the
+program with a :class:`ConfigError` that names the file, the key and what is allowed, because a
+blind player cannot see a half-applied setting go wrong.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from voice.resources import config_dir
+
+APP_NAME = "voice-chess"
+
+Language = Literal["de", "en", "ar", "fa", "he"]
+Side = Literal["white", "black"]
+Profile = Literal["home", "tournament"]
+Seconds = Annotated[float, Field(ge=0)]
+Cost = Annotated[float, Field(ge=0, le=10)]
+
+
+class Section(BaseModel):
+    """Strict: no unknown keys, no silent type conversion."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class LanguageSettings(Section):
+    blind: Language
+    opponent: Language
+    commands: Literal["de", "en"]
+
+
+class VocabularySettings(Section):
+    rank_words: list[str] = Field(min_length=8, max_length=8)
+    file_words: list[str] = Field(min_length=8, max_length=8)
+    aliases: dict[str, str]
+
+    @field_validator("rank_words", "file_words")
+    @classmethod
+    def _distinct_words(cls, words: list[str]) -> list[str]:
+        lowered = [w.strip().lower() for w in words]
+        if any(not w or " " in w for w in lowered):
+            raise ValueError("each entry must be one non-empty word")
+        if len(set(lowered)) != len(lowered):
+            raise ValueError("the eight words must all differ")
+        return words
+
+
+class MatchingSettings(Section):
+    accept_cost: Cost
+    confirm_cost: Cost
+    reject_cost: Cost
+    ambiguity_margin: Cost
+    max_choices: Annotated[int, Field(ge=2, le=9)]
+    min_confidence: Annotated[float, Field(ge=0, le=1)]
+
+
+class SessionSettings(Section):
+    profile: Profile
+    blind: Side
+    correction_window: Annotated[float, Field(ge=0, le=10)]
+    always_confirm: bool
+    repeat_back_check: bool
+    journal_dir: str
+
+
+class ClockSettings(Section):
+    time_control: str
+    low_time_warnings: list[Annotated[int, Field(gt=0)]]
+    warn_low_time: bool
+    presets: dict[str, str]
+
+
+class SpeechSettings(Section):
+    recognizer: Literal["sphinx", "vosk"]
+    vosk_model: str
+    nbest: Annotated[int, Field(ge=1, le=20)]
+    voice: str
+    rate: Annotated[int, Field(ge=60, le=400)]
+    volume: Annotated[float, Field(ge=0, le=1)]
+    earcons: bool
+
+
+class AudioSettings(Section):
+    input_device: str | int
+    output_device: str | int
+    sample_rate: Literal[8000, 16000, 22050, 44100, 48000]
+    end_of_utterance: Annotated[float, Field(ge=0.1, le=5)]
+    push_to_talk: bool
+    half_duplex: bool
+    stop_words: list[str]
+
+
+class WebSettings(Section):
+    host: str
+    port: Annotated[int, Field(ge=0, le=65535)]
+    open_spectators: bool
+
+
+class EngineSettings(Section):
+    path: str
+    skill: Annotated[int, Field(ge=0, le=20)]
+    move_time: Annotated[float, Field(gt=0, le=60)]
+
+
+class Settings(Section):
+    language: LanguageSettings
+    vocabulary: VocabularySettings
+    matching: MatchingSettings
+    session: SessionSettings
+    clock: ClockSettings
+    speech: SpeechSettings
+    audio: AudioSettings
+    web: WebSettings
+    engine: EngineSettings
+
+
+class ConfigError(Exception):
+    """A configuration file is unreadable or holds a key or value that is not allowed."""
+
+
+def default_config_path() -> Path:
+    return config_dir() / "default.toml"
+
+
+def user_config_path() -> Path:
+    """Where the user's own settings file is looked for when no --config is given."""
+    return Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such configuration file") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot be read: {error.strerror}") from None
+
+
+def _merge(
+    base: dict[str, Any], override: dict[str, Any], origin: dict[str, Path], path: Path, prefix: str
+) -> dict[str, Any]:
+    """Override ``base`` key by key; remember which file each overridden key came from."""
+    merged = dict(base)
+    for key, value in override.items():
+        dotted = f"{prefix}{key}"
+        origin[dotted] = path
+        if isinstance(value, dict) and isinstance(merged.get(key), dict) and key != "aliases":
+            merged[key] = _merge(merged[key], value, origin, path, dotted + ".")
+        else:
+            merged[key] = value
+    return merged
+
+
+def _explain(error: ValidationError, origin: dict[str, Path], default: Path) -> ConfigError:
+    lines = []
+    for item in error.errors():
+        key = ".".join(str(part) for part in item["loc"])
+        source = default
+        for length in range(len(item["loc"]), 0, -1):
+            candidate = ".".join(str(part) for part in item["loc"][:length])
+            if candidate in origin:
+                source = origin[candidate]
+                break
+        message = item["msg"]
+        if item["type"] == "extra_forbidden":
+            message = "unknown key (see config/default.toml for the keys that exist)"
+        elif item["type"] == "missing":
+            message = "missing key"
+        got = "" if item["type"] in {"missing"} else f" (got {item.get('input')!r})"
+        lines.append(f"{source}: key '{key}': {message}{got}")
+    return ConfigError("\n".join(lines))
+
+
+def load_settings(user_file: Path | None = None, *, look_in_user_dir: bool = True) -> Settings:
+    """Read the defaults, apply ``user_file`` (or the platformdirs one if it exists), validate.
+
+    >>> load_settings(look_in_user_dir=False).session.profile
+    'home'
+    """
+    default = default_config_path()
+    data = _read_toml(default)
+    origin: dict[str, Path] = {}
+    if user_file is None and look_in_user_dir and user_config_path().exists():
+        user_file = user_config_path()
+    if user_file is not None:
+        data = _merge(data, _read_toml(user_file), origin, user_file, "")
+    try:
+        settings = Settings.model_validate(data)
+    except ValidationError as error:
+        raise _explain(error, origin, default) from None
+    return settings
+
+
+def override(settings: Settings, **sections: dict[str, Any]) -> Settings:
+    """A copy of ``settings`` with some keys replaced, validated like a user file.
+
+    Used by command-line options (``--profile tournament``) and tests.
+    """
+    data = settings.model_dump()
+    origin: dict[str, Path] = {}
+    data = _merge(data, sections, origin, Path("<command line>"), "")
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as error:
+        raise _explain(error, origin, Path("<command line>")) from None

@@ -1,0 +1,329 @@
+"""Typed events: what goes into the pure core and what comes out of it.
+
+Every input from the world (speech, the opponent's board, keys, the arbiter, time passing) is
+one timestamped :data:`InputEvent`; the core answers with :data:`OutputEvent` values. A script
+for ``voice-chess simulate`` and a game journal are the same thing: one JSON object per line,
+the setup first, then the inputs. Times are integer milliseconds inside the program and seconds
+(with millisecond precision) in JSON, so every rule can be replayed to the millisecond.
+
+Script line formats (JSON objects, one per line)::
+
+    {"setup": {"mode": "game"|"clock", "blind": "white"|"black", "time_control": "900+10",
+               "profile": "home"|"tournament", "fen": "...", "language": "de"}}
+    {"t": 12.5, "blind": "Springer Felix drei"}
+    {"t": 12.5, "blind_nbest": [["springer felix drei", 0.9], ["springer felix zwei", 0.4]]}
+    {"t": 20.0, "sighted": "e7e5"}            (UCI or SAN)
+    {"t": 21.0, "key": "time"}
+    {"t": 30.0, "arbiter": {"action": "add_time", "side": "white", "seconds": 120}}
+    {"t": 40.0, "press": "white"}             (talking-clock mode)
+    {"t": 41.0, "ask": "time"}
+    {"t": 42.0, "pause": true} / {"t": 43.0, "resume": true}
+    {"t": 50.0, "tick": true}                 (only time passing)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Side = Literal["white", "black"]
+Audience = Literal["blind", "sighted", "all", "arbiter"]
+
+
+def to_ms(seconds: float) -> int:
+    """Seconds as written in scripts → integer milliseconds."""
+    return round(float(seconds) * 1000)
+
+
+def to_seconds(ms: int) -> float:
+    """Integer milliseconds → seconds for JSON output, exact to the millisecond."""
+    return round(ms / 1000, 3)
+
+
+class ScriptError(ValueError):
+    """A script or journal line that is not one of the known forms."""
+
+
+# -- inputs -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The first line of a script or journal: how the game or clock is set up."""
+
+    mode: Literal["game", "clock"] = "game"
+    blind: Side = "white"
+    time_control: str = ""
+    profile: Literal["home", "tournament"] = "home"
+    fen: str | None = None
+    language: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BlindSpeech:
+    """What the blind player was heard to say: an n-best list of (text, confidence)."""
+
+    t_ms: int
+    nbest: tuple[tuple[str, float], ...]
+
+
+@dataclass(frozen=True)
+class SightedMove:
+    """A move the sighted player made on their board (UCI or SAN)."""
+
+    t_ms: int
+    move: str
+
+
+@dataclass(frozen=True)
+class KeyPress:
+    """A key (or foot switch) by name: "press", "time", "pause", "help", "yes", ..."""
+
+    t_ms: int
+    key: str
+
+
+@dataclass(frozen=True)
+class ArbiterAction:
+    """An arbiter's action with its parameters, e.g. ``add_time`` with side and seconds."""
+
+    t_ms: int
+    action: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ClockPress:
+    """Talking-clock mode: the player of ``side`` pressed their clock button."""
+
+    t_ms: int
+    side: Side
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A request for information ("time", "moves", ...) not tied to a spoken phrase."""
+
+    t_ms: int
+    what: str
+
+
+@dataclass(frozen=True)
+class Pause:
+    t_ms: int
+
+
+@dataclass(frozen=True)
+class Resume:
+    t_ms: int
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Only time passing: lets the core notice flag falls and the end of a correction window."""
+
+    t_ms: int
+
+
+InputEvent = (
+    BlindSpeech | SightedMove | KeyPress | ArbiterAction | ClockPress | Ask | Pause | Resume | Tick
+)
+
+# -- outputs ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Say:
+    """Something to announce (spoken to the blind player, shown to the sighted one, or both)."""
+
+    t_ms: int
+    text: str
+    to: Audience = "blind"
+
+
+@dataclass(frozen=True)
+class MoveMade:
+    t_ms: int
+    uci: str
+    san: str
+    by: Side
+    spoken: str = ""
+
+
+@dataclass(frozen=True)
+class ClockState:
+    t_ms: int
+    white_ms: int
+    black_ms: int
+    running: Side | None
+    moves: int
+
+
+@dataclass(frozen=True)
+class Flag:
+    t_ms: int
+    side: Side
+
+
+@dataclass(frozen=True)
+class Refused:
+    t_ms: int
+    by: Side
+    reason: str
+
+
+@dataclass(frozen=True)
+class Result:
+    t_ms: int
+    result: Literal["1-0", "0-1", "1/2-1/2"]
+    reason: str
+
+
+OutputEvent = Say | MoveMade | ClockState | Flag | Refused | Result
+
+# -- JSON lines -------------------------------------------------------------------------------
+
+
+def parse_setup(obj: dict[str, Any]) -> Setup:
+    raw = obj.get("setup")
+    if not isinstance(raw, dict):
+        raise ScriptError('the first line must be {"setup": {...}}')
+    known = {"mode", "blind", "time_control", "profile", "fen", "language"}
+    mode = raw.get("mode", "game")
+    if mode not in ("game", "clock"):
+        raise ScriptError(f"setup.mode must be 'game' or 'clock', not {mode!r}")
+    blind = raw.get("blind", "white")
+    if blind not in ("white", "black"):
+        raise ScriptError(f"setup.blind must be 'white' or 'black', not {blind!r}")
+    profile = raw.get("profile", "home")
+    if profile not in ("home", "tournament"):
+        raise ScriptError(f"setup.profile must be 'home' or 'tournament', not {profile!r}")
+    return Setup(
+        mode=mode,
+        blind=blind,
+        time_control=str(raw.get("time_control", "")),
+        profile=profile,
+        fen=raw.get("fen"),
+        language=raw.get("language"),
+        extra={k: v for k, v in raw.items() if k not in known},
+    )
+
+
+def _side(value: Any, what: str) -> Side:
+    if value not in ("white", "black"):
+        raise ScriptError(f"{what} must be 'white' or 'black', not {value!r}")
+    side: Side = value
+    return side
+
+
+def parse_input(obj: dict[str, Any]) -> InputEvent:
+    """One script/journal line (already decoded from JSON) → an input event."""
+    if "t" not in obj or not isinstance(obj["t"], int | float) or isinstance(obj["t"], bool):
+        raise ScriptError('every line after the setup needs a number "t" (seconds)')
+    t = to_ms(obj["t"])
+    if t < 0:
+        raise ScriptError('"t" must not be negative')
+    if "blind" in obj:
+        return BlindSpeech(t, ((str(obj["blind"]), 1.0),))
+    if "blind_nbest" in obj:
+        nbest = obj["blind_nbest"]
+        if not isinstance(nbest, list) or not all(
+            isinstance(item, list) and len(item) == 2 and isinstance(item[1], int | float)
+            for item in nbest
+        ):
+            raise ScriptError('"blind_nbest" must be a list of [TEXT, CONFIDENCE] pairs')
+        return BlindSpeech(t, tuple((str(text), float(conf)) for text, conf in nbest))
+    if "sighted" in obj:
+        return SightedMove(t, str(obj["sighted"]))
+    if "key" in obj:
+        return KeyPress(t, str(obj["key"]))
+    if "arbiter" in obj:
+        raw = obj["arbiter"]
+        if not isinstance(raw, dict) or not isinstance(raw.get("action"), str):
+            raise ScriptError('"arbiter" must be an object with an "action"')
+        return ArbiterAction(t, raw["action"], {k: v for k, v in raw.items() if k != "action"})
+    if "press" in obj:
+        return ClockPress(t, _side(obj["press"], '"press"'))
+    if "ask" in obj:
+        return Ask(t, str(obj["ask"]))
+    if obj.get("pause") is True:
+        return Pause(t)
+    if obj.get("resume") is True:
+        return Resume(t)
+    if obj.get("tick") is True:
+        return Tick(t)
+    raise ScriptError(f"unknown line: {json.dumps(obj, ensure_ascii=False)}")
+
+
+def input_to_json(event: InputEvent) -> dict[str, Any]:
+    """An input event → the script/journal line that reproduces it."""
+    out: dict[str, Any] = {"t": to_seconds(event.t_ms)}
+    match event:
+        case BlindSpeech(nbest=nbest) if len(nbest) == 1 and nbest[0][1] == 1.0:
+            out["blind"] = nbest[0][0]
+        case BlindSpeech(nbest=nbest):
+            out["blind_nbest"] = [[text, conf] for text, conf in nbest]
+        case SightedMove(move=move):
+            out["sighted"] = move
+        case KeyPress(key=key):
+            out["key"] = key
+        case ArbiterAction(action=action, params=params):
+            out["arbiter"] = {"action": action, **params}
+        case ClockPress(side=side):
+            out["press"] = side
+        case Ask(what=what):
+            out["ask"] = what
+        case Pause():
+            out["pause"] = True
+        case Resume():
+            out["resume"] = True
+        case Tick():
+            out["tick"] = True
+    return out
+
+
+def setup_to_json(setup: Setup) -> dict[str, Any]:
+    raw: dict[str, Any] = {
+        "mode": setup.mode,
+        "blind": setup.blind,
+        "time_control": setup.time_control,
+        "profile": setup.profile,
+    }
+    if setup.fen is not None:
+        raw["fen"] = setup.fen
+    if setup.language is not None:
+        raw["language"] = setup.language
+    raw.update(setup.extra)
+    return {"setup": raw}
+
+
+def output_to_json(event: OutputEvent) -> dict[str, Any]:
+    """An output event → the JSON line ``voice-chess simulate`` prints."""
+    t = to_seconds(event.t_ms)
+    match event:
+        case Say(text=text, to=to):
+            return {"t": t, "say": text, "to": to}
+        case MoveMade(uci=uci, san=san, by=by, spoken=spoken):
+            move: dict[str, Any] = {"uci": uci, "san": san, "by": by}
+            if spoken:
+                move["spoken"] = spoken
+            return {"t": t, "move": move}
+        case ClockState(white_ms=w, black_ms=b, running=running, moves=moves):
+            return {
+                "t": t,
+                "clock": {
+                    "white": to_seconds(w),
+                    "black": to_seconds(b),
+                    "running": running,
+                    "moves": moves,
+                },
+            }
+        case Flag(side=side):
+            return {"t": t, "flag": side}
+        case Refused(by=by, reason=reason):
+            return {"t": t, "refused": {"by": by, "reason": reason}}
+        case Result(result=result, reason=reason):
+            return {"t": t, "result": result, "reason": reason}
+    raise TypeError(f"not an output event: {event!r}")
