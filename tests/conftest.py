@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from pulse import pulse  # noqa: F401 - the session-scoped PulseAudio fixture (tests/pulse.py)
 
 from voice.config import Settings, load_settings
 from voice.vocabulary import Vocabulary

@@ -1,0 +1,78 @@
+"""Device selection against real (virtual PulseAudio) devices, and the fixture itself."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pulse import PulseAudio
+
+from voice.audio import (
+    AudioDeviceError,
+    NoInputDeviceError,
+    list_devices,
+    resolve_device,
+)
+
+pytestmark = pytest.mark.audio
+
+
+def tone(freq: float, seconds: float, rate: int = 16000, level: float = 0.3) -> np.ndarray:
+    t = np.arange(int(seconds * rate)) / rate
+    return (level * 32767 * np.sin(2 * np.pi * freq * t)).astype(np.int16)
+
+
+def test_a_tone_played_into_the_virtual_microphone_comes_back_from_vmic(pulse: PulseAudio) -> None:
+    sent = tone(440, 0.5)
+    with pulse.record("vmic") as rec:
+        start, _end = pulse.play(sent, 16000)
+    spans = rec.active_spans(threshold=2000)
+    assert len(spans) == 1
+    got = rec.audio[rec.sample_at(spans[0][0]) :][: len(sent)]
+    spectrum = np.abs(np.fft.rfft(got.astype(np.float64)))
+    peak_hz = np.argmax(spectrum) * 16000 / len(got)
+    assert abs(peak_hz - 440) < 5
+    print(f"tone heard {spans[0][0] - start:+.3f} s after its estimated start")
+
+
+def test_default_devices_are_the_virtual_ones(pulse: PulseAudio) -> None:
+    assert resolve_device("", "input").name in {"default", "pulse"}
+    assert resolve_device(None, "output").channels > 0
+
+
+def test_device_by_portaudio_name_and_by_index_are_the_same(pulse: PulseAudio) -> None:
+    by_name = resolve_device("pulse", "input")
+    assert resolve_device(by_name.index, "input") == by_name
+    assert resolve_device(str(by_name.index), "input") == by_name
+
+
+def test_pulseaudio_sink_and_source_are_found_by_name(pulse: PulseAudio) -> None:
+    assert resolve_device("mic_feed", "output").pulse_name == "mic_feed"
+    assert resolve_device("vmic", "input").pulse_name == "vmic"
+    assert resolve_device("speaker.monitor", "input").pulse_name == "speaker.monitor"
+
+
+def test_an_unknown_microphone_name_says_what_exists(pulse: PulseAudio) -> None:
+    with pytest.raises(NoInputDeviceError) as caught:
+        resolve_device("Headset that is not plugged in", "input")
+    text = str(caught.value)
+    assert "[audio] input_device" in text
+    assert "'Headset that is not plugged in'" in text
+    assert "pulse" in text and "vmic" in text
+
+
+def test_an_index_out_of_range_is_refused_with_the_list(pulse: PulseAudio) -> None:
+    with pytest.raises(NoInputDeviceError, match=r"no microphone .* with that number"):
+        resolve_device(99, "input")
+    with pytest.raises(AudioDeviceError, match=r"\[audio\] output_device = 99"):
+        resolve_device(99, "output")
+
+
+def test_an_ambiguous_name_lists_the_candidates(pulse: PulseAudio) -> None:
+    with pytest.raises(AudioDeviceError, match="several devices") as caught:
+        resolve_device(".monitor", "input")
+    assert caught.value.key == "audio.device_ambiguous"
+
+
+def test_the_listing_shows_portaudio_and_pulseaudio_devices(pulse: PulseAudio) -> None:
+    names = {entry.name.split(" ")[0] for entry in list_devices()}
+    assert {"pulse", "default", "speaker", "mic_feed", "vmic"} <= names
