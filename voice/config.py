@@ -61,6 +61,7 @@ class MatchingSettings(Section):
     ambiguity_margin: Cost
     max_choices: Annotated[int, Field(ge=2, le=9)]
     min_confidence: Annotated[float, Field(ge=0, le=1)]
+    nbest_penalty: Cost = 0.25
 
 
 class SessionSettings(Section):
@@ -103,6 +104,7 @@ class WebSettings(Section):
     host: str
     port: Annotated[int, Field(ge=0, le=65535)]
     open_spectators: bool
+    large_text_moves: bool
 
 
 class EngineSettings(Section):
