@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from voice.keyboard import NAMED_KEYS, is_key_name
 from voice.resources import config_dir
 
 APP_NAME = "voice-chess"
@@ -74,11 +75,51 @@ class SessionSettings(Section):
 
 
 class ClockSettings(Section):
+class ClockKeys(Section):
+    """Talking-clock keys by name (voice.keyboard): each action has one or more keys."""
+
+    press: list[str] = Field(default=["space", "enter"], min_length=1)
+    time: list[str] = Field(default=["t"], min_length=1)
+    moves: list[str] = Field(default=["m"], min_length=1)
+    pause: list[str] = Field(default=["p"], min_length=1)
+    help: list[str] = Field(default=["h"], min_length=1)
+    quit: list[str] = Field(default=["q"], min_length=1)
+
+    @model_validator(mode="after")
+    def _known_and_distinct(self) -> ClockKeys:
+        seen: dict[str, str] = {}
+        for action, keys in self.model_dump().items():
+            for key in keys:
+                if not is_key_name(key):
+                    raise ValueError(
+                        f"{action}: {key!r} is not a key name (one lower-case character, or "
+                        f"one of {', '.join(sorted(NAMED_KEYS))})"
+                    )
+                if key in seen:
+                    raise ValueError(f"key {key!r} is bound to both {seen[key]} and {action}")
+                seen[key] = action
+        return self
+
+
     time_control: str
     low_time_warnings: list[Annotated[int, Field(gt=0)]]
     warn_low_time: bool
     presets: dict[str, str]
 
+    keys: ClockKeys = ClockKeys()
+
+    @model_validator(mode="after")
+    def _controls_readable(self) -> ClockSettings:
+        for name, text in self.presets.items():
+            try:
+                parse_time_control(text)
+            except TimeControlError as error:
+                raise ValueError(f"preset {name!r}: {error}") from None
+        try:
+            parse_time_control(self.time_control, self.presets)
+        except TimeControlError as error:
+            raise ValueError(f"time_control: {error}") from None
+        return self
 
 class SpeechSettings(Section):
     recognizer: Literal["sphinx", "vosk"]
