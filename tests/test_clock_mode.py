@@ -1,0 +1,305 @@
+"""The talking clock's state machine: what it says, when, and in which profile."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from voice.clock_mode import ClockSession, describe_control
+from voice.config import Settings, override
+from voice.events import (
+    ArbiterAction,
+    Ask,
+    ClockPress,
+    ClockState,
+    Flag,
+    KeyPress,
+    OutputEvent,
+    Pause,
+    Resume,
+    Say,
+    ScriptError,
+    Setup,
+    Tick,
+)
+from voice.timecontrol import parse_time_control
+
+S = 1000
+
+
+def session(
+    settings: Settings, control: str = "900+10", start_ms: int | None = 0, **setup: Any
+) -> ClockSession:
+    return ClockSession(Setup(mode="clock", time_control=control, **setup), settings,
+                        start_ms=start_ms)  # fmt: skip
+
+
+def said(outputs: list[OutputEvent]) -> list[str]:
+    return [out.text for out in outputs if isinstance(out, Say)]
+
+
+def test_every_event_ends_with_the_clock_state(settings: Settings) -> None:
+    clock = session(settings)
+    out = clock.handle(ClockPress(4 * S, "white"))
+    assert out == [ClockState(4 * S, white_ms=906 * S, black_ms=900 * S, running="black", moves=1)]
+
+
+def test_time_and_moves_only_on_request(settings: Settings) -> None:
+    """D.2.10.4: the number of moves and both players' time are told only on request."""
+    clock = session(settings, language="de")
+    assert said(clock.handle(ClockPress(4 * S, "white"))) == []
+    assert said(clock.handle(ClockPress(10 * S, "black"))) == []
+    assert said(clock.handle(Ask(15_500, "time"))) == [
+        "Weiß fünfzehn Minuten, Schwarz fünfzehn Minuten vier Sekunden. Gespielt: ein Zug."
+    ]
+
+
+def test_time_report_in_words(settings: Settings) -> None:
+    clock = session(settings, control="300", language="de")
+    clock.handle(ClockPress(70 * S, "white"))
+    assert said(clock.handle(KeyPress(80 * S, "time"))) == [
+        "Weiß drei Minuten fünfzig Sekunden, Schwarz vier Minuten fünfzig Sekunden."
+        " Gespielt: ein Zug."
+    ]
+
+
+def test_time_report_in_english(settings: Settings) -> None:
+    clock = session(settings, control="300", language="en")
+    assert said(clock.handle(Ask(61 * S, "time"))) == [
+        "White three minutes fifty-nine seconds, Black five minutes. Played: zero moves."
+    ]
+
+
+def test_moves_report_counts_the_blind_side_and_moves_to_the_control(settings: Settings) -> None:
+    """D.2.6.1: the talking clock says the number of moves, and how many remain to the control."""
+    clock = session(settings, control="40/5400+30:1800+30", blind="black", language="de")
+    t = 0
+    for _ in range(12):
+        t += 10 * S
+        clock.handle(ClockPress(t, "white"))
+        t += 10 * S
+        clock.handle(ClockPress(t, "black"))
+    clock.handle(ClockPress(t + S, "white"))
+    assert said(clock.handle(Ask(t + 2 * S, "moves"))) == [
+        "Gespielt: zwölf Züge. Bis zur Zeitkontrolle: achtundzwanzig Züge."
+    ]
+
+
+def test_sudden_death_has_no_moves_to_control(settings: Settings) -> None:
+    clock = session(settings, control="300", language="en")
+    assert said(clock.handle(KeyPress(0, "moves"))) == ["Played: zero moves."]
+
+
+def test_flag_is_announced_at_its_own_instant_in_every_profile(settings: Settings) -> None:
+    """The assistant claims a flag fall at once (D.2.10.5), in the tournament profile too."""
+    for profile in ("home", "tournament"):
+        clock = session(settings, control="60", profile=profile, language="de")
+        assert clock.next_wakeup_ms() == (30 * S if profile == "home" else 60 * S)
+        out = clock.handle(Tick(60 * S))
+        assert Flag(60 * S, "white") in out
+        assert "Zeit abgelaufen für Weiß." in said(out)
+
+
+def test_flag_found_late_keeps_its_instant(settings: Settings) -> None:
+    clock = session(settings, control="60", profile="tournament")
+    out = clock.handle(Ask(75 * S, "time"))
+    assert out[0] == Flag(60 * S, "white")
+    assert isinstance(out[1], Say) and out[1].t_ms == 60 * S
+
+
+def test_flag_before_the_control_says_moves_played_and_required(settings: Settings) -> None:
+    """6.4: after a flag fall, check whether the period's moves were completed."""
+    clock = session(settings, control="40/60:60", language="de", profile="tournament")
+    clock.handle(ClockPress(10 * S, "white"))
+    clock.handle(ClockPress(20 * S, "black"))
+    out = clock.handle(Tick(70 * S))
+    assert said(out) == [
+        "Zeit abgelaufen für Weiß. Gespielt: ein Zug, verlangt bis zur Zeitkontrolle: vierzig Züge."
+    ]
+
+
+def test_second_flag_says_which_fell_first(settings: Settings) -> None:
+    """Guideline III.3.1 matters only when the order is unknown; here it is known and said."""
+    clock = session(settings, control="10", language="en", profile="tournament")
+    clock.handle(Tick(10 * S))
+    clock.handle(ClockPress(12 * S, "white"))
+    out = clock.handle(Tick(22 * S))
+    assert said(out) == ["Time is up for Black too. White ran out first."]
+    assert clock.next_wakeup_ms() is None
+
+
+def test_low_time_warnings_in_home_profile_for_the_blind_player(settings: Settings) -> None:
+    """rules.md §6.4: home profile, configurable thresholds, on by default."""
+    clock = session(settings, control="400", language="de")  # thresholds 300, 60, 30, 10
+    assert clock.next_wakeup_ms() == 100 * S
+    assert said(clock.handle(Tick(100 * S))) == ["Noch fünf Minuten."]
+    assert clock.next_wakeup_ms() == 340 * S
+    assert said(clock.handle(Tick(340 * S))) == ["Noch eine Minute."]
+    assert said(clock.handle(Tick(370 * S))) == ["Noch dreißig Sekunden."]
+    assert said(clock.handle(Tick(390 * S))) == ["Noch zehn Sekunden."]
+    assert clock.next_wakeup_ms() == 400 * S
+
+
+def test_no_warning_for_the_opponent_clock(settings: Settings) -> None:
+    clock = session(settings, control="400", blind="black")
+    assert clock.next_wakeup_ms() == 400 * S  # white runs: only its flag is due
+
+
+def test_never_warnings_in_tournament_profile(settings: Settings) -> None:
+    """rules.md §6.4: tournament profile, no unsolicited time information."""
+    clock = session(settings, control="400", profile="tournament")
+    assert clock.next_wakeup_ms() == 400 * S
+    assert said(clock.handle(Tick(399 * S))) == []
+
+
+def test_warnings_can_be_switched_off_and_thresholds_changed(settings: Settings) -> None:
+    quiet = override(settings, clock={"warn_low_time": False})
+    assert session(quiet, control="400").next_wakeup_ms() == 400 * S
+    custom = override(settings, clock={"low_time_warnings": [120]})
+    clock = session(custom, control="400", language="en")
+    assert said(clock.handle(Tick(280 * S))) == ["two minutes left."]
+
+
+def test_a_warning_is_said_once_and_again_after_a_new_period(settings: Settings) -> None:
+    clock = session(settings, control="2/100:100", language="de")
+    assert said(clock.handle(Tick(40 * S))) == ["Noch eine Minute."]
+    clock.handle(ClockPress(41 * S, "white"))
+    clock.handle(ClockPress(42 * S, "black"))
+    assert clock.next_wakeup_ms() == 42 * S + 29 * S  # 59 s left: the 30 s warning is next
+    clock.handle(ClockPress(50 * S, "white"))  # move 2: 51 s + 100 s of the next period
+    clock.handle(ClockPress(51 * S, "black"))
+    assert clock.next_wakeup_ms() == 51 * S + 151 * S - 60 * S  # the minute warning again
+
+
+def test_pause_and_resume(settings: Settings) -> None:
+    """6.11: pausing stops the running display; the player hears what happened."""
+    clock = session(settings, control="60", language="de")
+    assert said(clock.handle(Pause(10 * S))) == ["Uhr angehalten."]
+    assert clock.next_wakeup_ms() is None
+    paused = clock.handle(KeyPress(20 * S, "press"))
+    assert said(paused) == ["Die Uhr ist angehalten."]
+    assert paused[-1] == ClockState(20 * S, 50 * S, 60 * S, None, 0)
+    assert said(clock.handle(Resume(30 * S))) == ["Uhr läuft weiter."]
+    assert said(clock.handle(KeyPress(35 * S, "pause"))) == ["Uhr angehalten."]
+    assert said(clock.handle(KeyPress(40 * S, "pause"))) == ["Uhr läuft weiter."]
+    assert said(clock.handle(Resume(41 * S))) == ["Uhr läuft weiter."]
+
+
+def test_first_press_starts_whites_clock_when_waiting(settings: Settings) -> None:
+    """6.6: White's clock is started at the start, whoever presses the button."""
+    clock = session(settings, control="60", start_ms=None, language="de")
+    assert clock.next_wakeup_ms() is None
+    out = clock.handle(KeyPress(5 * S, "press"))
+    assert said(out) == ["Die Uhr läuft. Weiß ist am Zug."]
+    assert out[-1] == ClockState(5 * S, 60 * S, 60 * S, "white", 0)
+    assert clock.next_wakeup_ms() == 35 * S  # the 30 s warning (60 s is not below the start)
+
+
+def test_key_press_switches_the_running_side(settings: Settings) -> None:
+    clock = session(settings, control="60")
+    clock.handle(KeyPress(S, "press"))
+    clock.handle(KeyPress(2 * S, "press"))
+    assert clock.state(2 * S) == ClockState(2 * S, 59 * S, 59 * S, "white", 1)
+
+
+def test_the_stopped_sides_button_does_nothing(settings: Settings) -> None:
+    clock = session(settings, control="60")
+    out = clock.handle(ClockPress(S, "black"))
+    assert out == [ClockState(S, 59 * S, 60 * S, "white", 0)]
+
+
+def test_help_mode_announces_keys_instead_of_acting(settings: Settings) -> None:
+    clock = session(settings, control="60", language="de")
+    assert said(clock.handle(KeyPress(0, "help"))) == [
+        "Hilfemodus: jede Taste sagt, was sie tut, und tut es nicht. H beendet den Hilfemodus."
+    ]
+    assert said(clock.handle(KeyPress(S, "press"))) == [
+        "Leertaste oder Eingabetaste: Uhr drücken für die Seite am Zug."
+    ]
+    assert clock.clock.running == "white"  # not pressed
+    assert said(clock.handle(KeyPress(S, "time"))) == ["T: Zeit beider Seiten und Züge ansagen."]
+    assert said(clock.handle(KeyPress(S, "none"))) == ["Diese Taste hat keine Funktion."]
+    assert said(clock.handle(KeyPress(S, "quit"))) == ["Q: Uhr beenden."]
+    assert not clock.finished
+    assert said(clock.handle(KeyPress(2 * S, "help"))) == ["Hilfemodus beendet."]
+    assert said(clock.handle(KeyPress(3 * S, "none"))) == []
+
+
+def test_quit_needs_confirmation(settings: Settings) -> None:
+    clock = session(settings, control="60", language="en")
+    assert said(clock.handle(KeyPress(0, "quit"))) == [
+        "Quit the clock? Press Q again. Any other key goes on."
+    ]
+    clock.handle(KeyPress(S, "press"))  # any other key goes on, and does its job
+    assert clock.clock.running == "black" and not clock.finished
+    clock.handle(KeyPress(2 * S, "quit"))
+    assert said(clock.handle(KeyPress(3 * S, "quit"))) == ["Clock stopped."]
+    assert clock.finished
+
+
+def test_arbiter_corrections(settings: Settings) -> None:
+    """6.10.2 and 7.1: times and the move counter; 7.5.5 with A.3: one minute in rapid."""
+    clock = session(settings, control="900+10", language="de")
+    out = clock.handle(ArbiterAction(10 * S, "penalty", {"side": "black"}))
+    assert said(out) == ["Schiedsrichter: Schwarz hat jetzt sechzehn Minuten."]
+    out = clock.handle(ArbiterAction(10 * S, "set_time", {"side": "white", "seconds": 125}))
+    assert said(out) == ["Schiedsrichter: Weiß hat jetzt zwei Minuten fünf Sekunden."]
+    out = clock.handle(ArbiterAction(10 * S, "add_time", {"side": "white", "seconds": 60}))
+    assert clock.clock.remaining_ms("white", 10 * S) == 185 * S
+    out = clock.handle(ArbiterAction(10 * S, "set_moves", {"side": "white", "moves": 21}))
+    assert said(out) == ["Schiedsrichter: Zugzähler für Weiß auf einundzwanzig Züge."]
+    assert out[-1] == ClockState(10 * S, 185 * S, 960 * S, "white", 21)
+
+
+@pytest.mark.parametrize(
+    ("action", "params"),
+    [
+        ("set_time", {"side": "green", "seconds": 5}),
+        ("set_time", {"side": "white"}),
+        ("add_time", {"side": "white", "seconds": -5}),
+        ("explode", {"side": "white"}),
+    ],
+)
+def test_bad_arbiter_actions_are_refused(
+    settings: Settings, action: str, params: dict[str, Any]
+) -> None:
+    with pytest.raises(ScriptError):
+        session(settings).handle(ArbiterAction(0, action, params))
+
+
+def test_unknown_request_is_not_understood(settings: Settings) -> None:
+    assert said(session(settings, language="en").handle(Ask(0, "weather"))) == ["Not understood."]
+
+
+def test_time_going_backwards_is_refused(settings: Settings) -> None:
+    clock = session(settings)
+    clock.handle(Tick(5 * S))
+    with pytest.raises(ScriptError, match="backwards"):
+        clock.handle(Tick(4 * S))
+
+
+def test_welcome_describes_the_control_and_the_keys(settings: Settings) -> None:
+    clock = session(settings, control="900+10", start_ms=None, language="de")
+    assert said(clock.welcome(0)) == [
+        "Uhr bereit: fünfzehn Minuten für die ganze Partie, plus zehn Sekunden pro Zug. "
+        "Leertaste oder Eingabetaste startet die Uhr für Weiß. H für Hilfe."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "words"),
+    [
+        (
+            "40/5400+30:1800+30",
+            "de",
+            "eine Stunde dreißig Minuten für vierzig Züge, plus dreißig Sekunden pro Zug, dann "
+            "dreißig Minuten für den Rest der Partie, plus dreißig Sekunden pro Zug",
+        ),
+        ("5400d5", "en", "one hour thirty minutes for the whole game, with a delay of five "
+         "seconds per move"),
+        ("180+2", "en", "three minutes for the whole game, plus two seconds per move"),
+    ],
+)  # fmt: skip
+def test_describe_control(text: str, language: str, words: str) -> None:
+    assert describe_control(parse_time_control(text), language) == words

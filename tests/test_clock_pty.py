@@ -1,0 +1,150 @@
+"""The talking clock driven through a real pseudo-terminal: keys in, announcements out.
+
+``voice-chess clock`` runs as a child process whose terminal is the slave side of a pty, as it
+would be in a console; the test types keys on the master side and reads the printed lines.
+Waiting for an announcement has a generous deadline, but nothing asserts how long anything took.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import re
+import select
+import signal
+import subprocess
+import sys
+import termios
+from collections.abc import Iterator
+
+import pytest
+
+DEADLINE_S = 30.0
+
+
+class Terminal:
+    """The master side of a pty with the clock running on the slave side."""
+
+    def __init__(self, *args: str) -> None:
+        self.master, self.slave = pty.openpty()
+        self.seen = ""
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "voice", "clock", "--no-speech", "--language", "de", *args],
+            stdin=self.slave,
+            stdout=self.slave,
+            stderr=self.slave,
+            preexec_fn=self._controlling_terminal,
+            close_fds=True,
+        )
+
+    @staticmethod
+    def _controlling_terminal() -> None:
+        """In the child: a session of its own with the pty as its terminal, so ^C works."""
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    def type(self, keys: bytes) -> None:
+        os.write(self.master, keys)
+
+    def expect(self, text: str) -> str:
+        """Read until ``text`` has been printed (after what earlier expectations consumed)."""
+        pattern = re.compile(re.escape(text))
+        waited = 0.0
+        while (match := pattern.search(self.seen)) is None:
+            ready, _, _ = select.select([self.master], [], [], 0.5)
+            if ready:
+                try:
+                    self.seen += os.read(self.master, 4096).decode("utf-8", errors="replace")
+                except OSError:  # the child closed the terminal
+                    break
+            else:
+                waited += 0.5
+                if waited > DEADLINE_S or self.process.poll() is not None:
+                    break
+        if match is None:
+            raise AssertionError(f"never printed: {text!r}\n--- terminal so far ---\n{self.seen}")
+        consumed = self.seen[: match.end()]
+        self.seen = self.seen[match.end() :]
+        return consumed
+
+    def wait(self) -> int:
+        return self.process.wait(timeout=DEADLINE_S)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+        os.close(self.master)
+        os.close(self.slave)
+
+
+@pytest.fixture
+def terminal_factory() -> Iterator[list[Terminal]]:
+    made: list[Terminal] = []
+    yield made
+    for terminal in made:
+        terminal.close()
+
+
+def start(made: list[Terminal], *args: str) -> Terminal:
+    terminal = Terminal(*args)
+    made.append(terminal)
+    return terminal
+
+
+def test_keys_help_mode_time_request_flag_and_quit(terminal_factory: list[Terminal]) -> None:
+    """Space/Enter press the clock, T asks the time, H announces keys, the flag is said at once."""
+    term = start(terminal_factory, "--control", "3")
+    term.expect("Uhr bereit: drei Sekunden für die ganze Partie.")
+    term.expect("Leertaste oder Eingabetaste startet die Uhr für Weiß. H für Hilfe.")
+    term.type(b"h")
+    term.expect("Hilfemodus: jede Taste sagt, was sie tut")
+    term.type(b" ")
+    term.expect("Leertaste oder Eingabetaste: Uhr drücken für die Seite am Zug.")
+    term.type(b"x")
+    term.expect("Diese Taste hat keine Funktion.")
+    term.type(b"h")
+    term.expect("Hilfemodus beendet.")
+    term.type(b"t")
+    term.expect("Weiß drei Sekunden, Schwarz drei Sekunden. Gespielt: null Züge.")
+    term.expect("Die Uhr läuft noch nicht.")
+    term.type(b"\r")  # Enter, as a foot switch sends it
+    term.expect("Die Uhr läuft. Weiß ist am Zug.")
+    term.expect("Zeit abgelaufen für Weiß.")  # nobody presses: White's flag falls
+    term.type(b"q")
+    term.expect("Uhr beenden? Q noch einmal drücken.")
+    term.type(b"q")
+    term.expect("Uhr beendet.")
+    assert term.wait() == 0
+    mode = termios.tcgetattr(term.slave)
+    assert mode[3] & termios.ECHO and mode[3] & termios.ICANON  # the terminal was restored
+
+
+def test_pause_moves_and_interrupt(terminal_factory: list[Terminal]) -> None:
+    term = start(terminal_factory, "--control", "40/5400+30:1800+30", "--profile", "tournament")
+    term.expect("eine Stunde dreißig Minuten für vierzig Züge")
+    term.type(b" ")
+    term.expect("Die Uhr läuft.")
+    term.type(b" ")  # White completes move one
+    term.type(b"m")
+    term.expect("Gespielt: ein Zug. Bis zur Zeitkontrolle: neununddreißig Züge.")
+    term.type(b"p")
+    term.expect("Uhr angehalten.")
+    term.type(b" ")
+    term.expect("Die Uhr ist angehalten.")
+    term.type(b"t")
+    term.expect("Weiß eine Stunde dreißig Minuten, Schwarz eine Stunde")
+    term.expect("Die Uhr ist angehalten.")
+    term.type(b"p")
+    term.expect("Uhr läuft weiter.")
+    term.type(b"\x03")  # Ctrl-C
+    assert term.wait() == 130
+    mode = termios.tcgetattr(term.slave)
+    assert mode[3] & termios.ECHO and mode[3] & termios.ICANON
+
+
+def test_refuses_a_bad_time_control_clearly(terminal_factory: list[Terminal]) -> None:
+    term = start(terminal_factory, "--control", "5 minutes")
+    term.expect("voice-chess clock: time control '5 minutes': cannot read period")
+    assert term.wait() == 2
