@@ -1,0 +1,180 @@
+"""Arbiter actions: what they are called, which parameters they take, checked before use.
+
+The arbiter's panel, a script line ``{"arbiter": {"action": ..., ...}}`` and a journal all carry
+an action name and parameters. They are validated here into an :class:`ArbiterCommand`, so the
+session only ever applies well-formed actions; a malformed one is refused with a sentence and
+changes nothing. Every action may carry a ``reason`` (text), which is logged with it.
+
+Actions (FIDE articles in brackets):
+
+``pause`` / ``resume``
+    stop and restart both displays (6.11, D.2.9).
+``add_time {side, seconds}``
+    add time to a side's display; negative takes time away (6.10.2, 7.1).
+``set_time {side, seconds}``
+    set a side's display (6.10.2, 7.1).
+``set_moves {moves, side?}``
+    correct the move counter of one side, or of both when ``side`` is left out (6.10.2).
+``retract {ply} | {to_move, side?}  [white_seconds, black_seconds]``
+    take both boards back (D.2.9): ``ply`` half-moves of this game stay; or the position in
+    which ``side`` (default white) is to make move number ``to_move``. The clocks are set when
+    ``white_seconds``/``black_seconds`` are given; the move counters follow the moves kept.
+``illegal_move {side} [ply | to_move]``
+    a completed illegal move by ``side`` (7.5): the position may be reinstated in the same action
+    (as ``retract``); the first gives the opponent the penalty time (+2 minutes, +1 in rapid and
+    blitz), the second loses the game, or draws it when the opponent cannot checkmate (7.5.5).
+``wrong_claim {side}``
+    an incorrect draw claim by ``side`` (9.5.3): the opponent gets the penalty time. In the
+    tournament profile the program logs wrong claims and leaves this decision to the arbiter.
+``declare_result {result, reason?}``
+    end the game with "1-0", "0-1" or "1/2-1/2" (e.g. after a ruling under 11 or 12).
+``approve_setup {...}``
+    the arbiter approved the set-up (time control, rank words, sides); recorded as given.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from voice.events import Side
+
+ACTIONS: tuple[str, ...] = (
+    "pause",
+    "resume",
+    "add_time",
+    "set_time",
+    "set_moves",
+    "retract",
+    "illegal_move",
+    "wrong_claim",
+    "declare_result",
+    "approve_setup",
+)
+
+ResultText = Literal["1-0", "0-1", "1/2-1/2"]
+_RESULTS: tuple[ResultText, ...] = ("1-0", "0-1", "1/2-1/2")
+_MAX_SECONDS = 36_000
+
+
+class ArbiterError(ValueError):
+    """A malformed arbiter action; the message says which parameter and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Retraction:
+    """Where to take the game back to: a number of half-moves, or a move number and side."""
+
+    ply: int | None = None
+    to_move: int | None = None
+    side: Side = "white"
+    white_ms: int | None = None
+    black_ms: int | None = None
+
+
+@dataclass(frozen=True)
+class ArbiterCommand:
+    """A validated action. Only the fields the action uses are set."""
+
+    action: str
+    reason: str = ""
+    side: Side | None = None
+    ms: int | None = None
+    moves: int | None = None
+    retraction: Retraction | None = None
+    result: ResultText | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+def _side(params: Mapping[str, Any], *, required: bool = True) -> Side | None:
+    value = params.get("side")
+    if value is None and not required:
+        return None
+    if value not in ("white", "black"):
+        raise ArbiterError(f"'side' must be 'white' or 'black', not {value!r}")
+    side: Side = value
+    return side
+
+
+def _seconds(params: Mapping[str, Any], key: str, *, negative: bool = False) -> int:
+    value = params.get(key)
+    if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
+        raise ArbiterError(f"'{key}' must be a number of seconds, not {value!r}")
+    if abs(value) > _MAX_SECONDS or (value < 0 and not negative):
+        limit = f"-{_MAX_SECONDS}..{_MAX_SECONDS}" if negative else f"0..{_MAX_SECONDS}"
+        raise ArbiterError(f"'{key}' must lie in {limit} seconds, not {value!r}")
+    return round(value * 1000)
+
+
+def _count(params: Mapping[str, Any], key: str, low: int = 0) -> int:
+    value = params.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or value < low or value > 10_000:
+        raise ArbiterError(f"'{key}' must be a whole number from {low}, not {value!r}")
+    return value
+
+
+def _retraction(params: Mapping[str, Any], *, required: bool) -> Retraction | None:
+    has_ply = "ply" in params
+    has_move = "to_move" in params
+    if has_ply and has_move:
+        raise ArbiterError("give either 'ply' or 'to_move', not both")
+    if not has_ply and not has_move:
+        if required:
+            raise ArbiterError("'retract' needs 'ply' (half-moves kept) or 'to_move' (move number)")
+        return None
+    times = {
+        side: _seconds(params, f"{side}_seconds") if f"{side}_seconds" in params else None
+        for side in ("white", "black")
+    }
+    if has_ply:
+        return Retraction(
+            ply=_count(params, "ply"), white_ms=times["white"], black_ms=times["black"]
+        )
+    side = _side(params, required=False) or "white"
+    return Retraction(
+        to_move=_count(params, "to_move", 1),
+        side=side,
+        white_ms=times["white"],
+        black_ms=times["black"],
+    )
+
+
+def read_action(action: str, params: Mapping[str, Any]) -> ArbiterCommand:
+    """Validate one action; raise :class:`ArbiterError` saying what is wrong."""
+    reason = params.get("reason", "")
+    if not isinstance(reason, str):
+        raise ArbiterError("'reason' must be text")
+    reason = reason.strip()[:200]
+    match action:
+        case "pause" | "resume":
+            return ArbiterCommand(action, reason)
+        case "add_time":
+            ms = _seconds(params, "seconds", negative=True)
+            return ArbiterCommand(action, reason, side=_side(params), ms=ms)
+        case "set_time":
+            return ArbiterCommand(
+                action, reason, side=_side(params), ms=_seconds(params, "seconds")
+            )
+        case "set_moves":
+            side = _side(params, required=False)
+            return ArbiterCommand(action, reason, side=side, moves=_count(params, "moves"))
+        case "retract":
+            return ArbiterCommand(action, reason, retraction=_retraction(params, required=True))
+        case "illegal_move":
+            # The retraction parameters position the game; 'side' names the offender.
+            offender = _side(params)
+            back = _retraction({k: v for k, v in params.items() if k != "side"}, required=False)
+            return ArbiterCommand(action, reason, side=offender, retraction=back)
+        case "wrong_claim":
+            return ArbiterCommand(action, reason, side=_side(params))
+        case "declare_result":
+            result = params.get("result")
+            if result not in _RESULTS:
+                raise ArbiterError(f"'result' must be one of {', '.join(_RESULTS)}, not {result!r}")
+            return ArbiterCommand(action, reason, result=result)
+        case "approve_setup":
+            recorded = {k: v for k, v in params.items() if k != "reason"}
+            return ArbiterCommand(action, reason, params=recorded)
+    raise ArbiterError(f"unknown action {action!r}; known: {', '.join(ACTIONS)}")
