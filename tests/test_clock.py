@@ -220,6 +220,34 @@ def test_penalty_gives_the_opponent_two_minutes_or_one_in_rapid_and_blitz(
     assert c.remaining_ms("black", 5 * S) == before + penalty_s * S
 
 
+def test_arbiter_switches_the_running_side_without_a_move() -> None:
+    """7.1 / D.2.9: a reinstated position with the other side to move; no increment, no move."""
+    c = clock("2/60+5:60+5")
+    c.switch_to("white", 1 * S)  # already running: nothing changes
+    c.switch_to("black", 10 * S)
+    assert c.running == "black"
+    assert c.remaining_ms("white", 10 * S) == 50 * S
+    assert c.moves_completed("white") == 0 and c.time_used_ms("white", 10 * S) == 10 * S
+    c.pause(12 * S)
+    c.switch_to("white", 20 * S)
+    assert c.paused and c.running == "white"
+    assert c.remaining_ms("black", 20 * S) == 58 * S
+
+
+def test_guideline_iii_increment_introduced_during_the_game() -> None:
+    """Guideline III.4: a player under two minutes asks for 5 s per move for both players."""
+    c = clock("300")
+    c.press(10 * S)
+    c.introduce_increment(5 * S, 20 * S)
+    c.add_time("white", 2 * MIN, 20 * S)  # the opponent of the requesting player: +2 minutes
+    c.press(30 * S)
+    assert c.remaining_ms("black", 30 * S) == 300 * S - 20 * S + 5 * S
+    assert c.remaining_ms("white", 30 * S) == 290 * S + 120 * S
+    assert c.control.category == "blitz"  # still the announced control
+    with pytest.raises(ClockError):
+        clock("900+10").introduce_increment(5 * S, 0)
+
+
 def test_misuse_is_refused() -> None:
     c = clock("60", start=None)
     with pytest.raises(ClockError):

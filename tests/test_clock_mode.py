@@ -252,6 +252,17 @@ def test_arbiter_corrections(settings: Settings) -> None:
     assert out[-1] == ClockState(10 * S, 185 * S, 960 * S, "white", 21)
 
 
+def test_arbiter_introduces_an_increment_guideline_iii(settings: Settings) -> None:
+    """Guideline III.4: 5 s per move for both, only in a game without increment."""
+    clock = session(settings, control="300", language="de")
+    out = clock.handle(ArbiterAction(10 * S, "increment", {"seconds": 5}))
+    assert said(out) == ["Schiedsrichter: ab jetzt fünf Sekunden pro Zug für beide Seiten."]
+    clock.handle(ClockPress(20 * S, "white"))
+    assert clock.clock.remaining_ms("white", 20 * S) == 285 * S
+    with pytest.raises(ScriptError, match="without increment"):
+        session(settings).handle(ArbiterAction(0, "increment", {"seconds": 5}))
+
+
 @pytest.mark.parametrize(
     ("action", "params"),
     [

@@ -16,7 +16,8 @@ Rules implemented (numbers are FIDE Laws 2023 articles):
 - flag fall at its exact instant, with the period's move requirement checked from the counter
   (6.4); both flags recorded in the order they fell (Guideline III.3.1 needs the order);
 - pause and resume (6.11), set times and the move counter (6.10.2, 7.1), penalties (7.5.5, 9.5,
-  A.3), all at an instant.
+  A.3), switching the running side without a move (7.1, D.2.9), and an increment introduced
+  during a game without one (Guideline III.4), all at an instant.
 
 A fallen flag stays down (the display shows zero, no increment or period time is added) until
 the arbiter gives that side time again with :meth:`Clock.add_time`, :meth:`Clock.set_time` or a
@@ -82,6 +83,7 @@ class Clock:
         self._now = 0
         self._flags: list[FlagFall] = []
         self._reported = 0  # how many of ``_flags`` check_flags has handed out
+        self._added_increment_ms = 0  # Guideline III.4, introduced during the game
 
     # -- state ------------------------------------------------------------------------------
 
@@ -175,7 +177,7 @@ class Clock:
         elapsed = self._elapsed_ms(now_ms)
         if not state.down:
             state.balance_ms = state.balance_ms - self._charged_ms(side, now_ms)
-            state.balance_ms += period.increment_ms
+            state.balance_ms += period.increment_ms + self._added_increment_ms
         state.used_ms += elapsed
         state.moves += 1
         control = self.control.control_after(state.period)
@@ -188,6 +190,41 @@ class Clock:
         self._running = other(side)
         self._turn_ms = 0
         self._since = now_ms
+
+    def switch_to(self, side: Side, now_ms: int) -> None:
+        """Make ``side``'s display the running one without completing a move.
+
+        For the arbiter's corrections (7.1, D.2.9: a position reinstated with the other side to
+        move): the turn so far is charged to the side that was running, but no increment is
+        added, the move counter and the period stay, and a paused clock stays paused.
+        """
+        running = self._running
+        if running is None:
+            raise ClockError("cannot switch: the clock has not been started")
+        self._detect(now_ms)
+        if side == running:
+            return
+        state = self._sides[running]
+        if not state.down:
+            state.balance_ms -= self._charged_ms(running, now_ms)
+        state.used_ms += self._elapsed_ms(now_ms)
+        self._running = side
+        self._turn_ms = 0
+        self._since = now_ms
+
+    def introduce_increment(self, increment_ms: int, now_ms: int) -> None:
+        """Guideline III.4: an increment for both players from the next completed move on.
+
+        Only for controls without increment or delay (III.2.2). The two minutes the opponent
+        receives are given separately (:meth:`add_time`); the control's text and its FIDE
+        category stay those announced for the event.
+        """
+        if any(p.increment_ms or p.delay_ms for p in self.control.periods):
+            raise ClockError("Guideline III applies only to time controls without increment")
+        if increment_ms <= 0:
+            raise ClockError("the increment must be positive")
+        self._detect(now_ms)
+        self._added_increment_ms = increment_ms
 
     def pause(self, now_ms: int) -> None:
         """Stop both displays (6.11): the arbiter, or a player calling the arbiter."""

@@ -279,6 +279,14 @@ class ClockSession:
     def _arbiter(self, event: ArbiterAction) -> list[OutputEvent]:
         """Arbiter corrections from a script or the arbiter's page (6.10.2, 7.1, 7.5.5)."""
         t, params = event.t_ms, event.params
+        if event.action == "increment":  # Guideline III.4: 5 s for both, from the next move
+            seconds = _param_number(params, "seconds")
+            try:
+                self.clock.introduce_increment(to_ms(seconds), t)
+            except ClockError as error:
+                raise ScriptError(str(error)) from None
+            time = duration_words(to_ms(seconds), self.language)
+            return [Say(t, message(self.language, "clock.arbiter_increment", time=time))]
         side = _param_side(params, event.action)
         try:
             match event.action:
@@ -301,7 +309,7 @@ class ClockSession:
                 case _:
                     raise ScriptError(
                         f"unknown arbiter action {event.action!r} in clock mode "
-                        "(add_time, set_time, set_moves, penalty)"
+                        "(add_time, set_time, set_moves, penalty, increment)"
                     )
         except ClockError as error:
             raise ScriptError(str(error)) from None
