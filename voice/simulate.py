@@ -18,7 +18,7 @@ output produced up to that line has already been yielded.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, runtime_checkable
 
 from voice.config import Settings
@@ -93,23 +93,44 @@ def _until(core: Core, limit_ms: int | None) -> Iterator[OutputEvent]:
             return
 
 
-def run_script(lines: Iterable[str], settings: Settings) -> Iterator[dict[str, Any]]:
-    """Feed a script to a fresh core; yield the JSON-able output lines in order."""
-    core: Core | None = None
-    last_t = 0
+def run_script(
+    lines: Iterable[str],
+    settings: Settings,
+    *,
+    on_setup: Callable[[Setup], None] | None = None,
+    record: Callable[[InputEvent], None] | None = None,
+    core: Core | None = None,
+    start_ms: int = 0,
+) -> Iterator[dict[str, Any]]:
+    """Feed a script to a fresh core; yield the JSON-able output lines in order.
+
+    Journaling (:mod:`voice.journal`): ``on_setup`` gets the setup line and ``record`` every
+    input *before* the core sees it. A resumed game passes its ``core`` (then the script holds
+    only further inputs, no setup line) and the time of its last journaled input as ``start_ms``.
+    """
+    last_t = start_ms
+    continuing = core is not None
     for number, line in enumerate(lines, start=1):
         obj = _decode(line, number)
         if obj is None:
             continue
         try:
+            if "setup" in obj and continuing:
+                raise ScriptError("a resumed game takes no setup line, only further inputs")
             if core is None:
-                core = make_core(parse_setup(obj), settings)
+                setup = parse_setup(obj)
+                core = make_core(setup, settings)
+                if on_setup is not None:
+                    on_setup(setup)
                 continue
             event = parse_input(obj)
             if event.t_ms < last_t:
                 raise ScriptError(f'"t" goes backwards ({event.t_ms / 1000} s after a later line)')
             last_t = event.t_ms
-            outputs = list(_until(core, event.t_ms)) + core.handle(event)
+            ticks = list(_until(core, event.t_ms))
+            if record is not None:
+                record(event)  # on disk before its effects are shown
+            outputs = ticks + core.handle(event)
         except (ScriptError, TimeControlError) as error:
             raise ScriptError(f"line {number}: {error}") from None
         yield from (output_to_json(out) for out in outputs)

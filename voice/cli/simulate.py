@@ -10,6 +10,7 @@ from pathlib import Path
 
 from voice.config import Settings
 from voice.events import ScriptError
+from voice.resume import run_journaled
 from voice.simulate import run_script
 
 NAME = "simulate"
@@ -18,7 +19,24 @@ HELP = "replay a script of timestamped events (game or talking clock) and print 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "script", help='the script: JSON lines, {"setup": {...}} first ("-" reads standard input)'
+        "script",
+        nargs="?",
+        help='the script: JSON lines, {"setup": {...}} first ("-" reads standard input); '
+        "with --resume: further inputs only, and optional",
+    )
+    parser.add_argument(
+        "--journal",
+        type=Path,
+        metavar="FILE",
+        help="write the setup and every input to FILE (a new file), each flushed to disk before "
+        "it is handled; the journal is itself a script",
+    )
+    parser.add_argument(
+        "--resume",
+        type=Path,
+        metavar="JOURNAL",
+        help="continue the game in JOURNAL (after a crash): replay it silently, say where the "
+        "game stands, then go on with SCRIPT's inputs, appending them to JOURNAL",
     )
 
 
@@ -30,14 +48,45 @@ def _lines(source: str) -> Iterator[str]:
         yield from handle
 
 
+def _warn(text: str) -> None:
+    print(f"voice-chess simulate: warning: {text}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    if args.script is None and args.resume is None:
+        print("voice-chess simulate: give a SCRIPT (or --resume JOURNAL)", file=sys.stderr)
+        return 2
+    if args.journal is not None and args.resume is not None:
+        print(
+            "voice-chess simulate: --resume goes on writing its own journal; leave out --journal",
+            file=sys.stderr,
+        )
+        return 2
+    source = args.script if args.script is not None else args.resume
     try:
-        for line in run_script(_lines(args.script), settings):
+        if args.journal is None and args.resume is None:
+            lines = run_script(_lines(args.script), settings)
+        else:
+            lines = run_journaled(
+                None if args.script is None else _lines(args.script),
+                settings,
+                journal_path=args.journal,
+                resume_path=args.resume,
+                warn=_warn,
+            )
+        for line in lines:
             print(json.dumps(line, ensure_ascii=False), flush=True)
     except ScriptError as error:
-        print(f"voice-chess simulate: {args.script}: {error}", file=sys.stderr)
+        print(f"voice-chess simulate: {source}: {error}", file=sys.stderr)
+        return 2
+    except FileExistsError:
+        print(
+            f"voice-chess simulate: {args.journal}: exists already; a journal is never "
+            "overwritten (resume it with --resume, or choose another file)",
+            file=sys.stderr,
+        )
         return 2
     except OSError as error:
-        print(f"voice-chess simulate: {args.script}: {error.strerror}", file=sys.stderr)
+        print(f"voice-chess simulate: {source}: {error.strerror}", file=sys.stderr)
         return 2
     return 0
