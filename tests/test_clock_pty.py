@@ -16,9 +16,11 @@ import signal
 import subprocess
 import sys
 import termios
+import time
 from collections.abc import Iterator
 
 import pytest
+from pulse import PulseAudio
 
 DEADLINE_S = 30.0
 
@@ -26,11 +28,12 @@ DEADLINE_S = 30.0
 class Terminal:
     """The master side of a pty with the clock running on the slave side."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, speech: bool = False) -> None:
         self.master, self.slave = pty.openpty()
         self.seen = ""
+        quiet = [] if speech else ["--no-speech"]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "voice", "clock", "--no-speech", "--language", "de", *args],
+            [sys.executable, "-m", "voice", "clock", *quiet, "--language", "de", *args],
             stdin=self.slave,
             stdout=self.slave,
             stderr=self.slave,
@@ -87,8 +90,8 @@ def terminal_factory() -> Iterator[list[Terminal]]:
         terminal.close()
 
 
-def start(made: list[Terminal], *args: str) -> Terminal:
-    terminal = Terminal(*args)
+def start(made: list[Terminal], *args: str, speech: bool = False) -> Terminal:
+    terminal = Terminal(*args, speech=speech)
     made.append(terminal)
     return terminal
 
@@ -148,3 +151,26 @@ def test_refuses_a_bad_time_control_clearly(terminal_factory: list[Terminal]) ->
     term = start(terminal_factory, "--control", "5 minutes")
     term.expect("voice-chess clock: time control '5 minutes': cannot read period")
     assert term.wait() == 2
+
+
+@pytest.mark.audio
+def test_announcements_are_spoken_on_the_loudspeaker(
+    terminal_factory: list[Terminal], pulse: PulseAudio
+) -> None:
+    """The printed announcement is also heard: speech reaches the (virtual) loudspeaker."""
+    term = start(terminal_factory, "--control", "600", speech=True)
+    greeting = term.expect("H für Hilfe.")
+    assert "speech unavailable" not in greeting
+    with pulse.record("speaker.monitor") as heard:
+        term.type(b"h")
+        term.expect("Hilfemodus: jede Taste sagt")
+        waited = 0.0
+        while not heard.active_spans() and waited < DEADLINE_S:  # printed first, then spoken
+            time.sleep(0.2)
+            waited += 0.2
+    assert heard.active_spans(), "the help-mode announcement was printed but never heard"
+    term.type(b"h")
+    term.expect("Hilfemodus beendet.")
+    term.type(b"qq")
+    term.expect("Uhr beendet.")
+    assert term.wait() == 0

@@ -12,10 +12,11 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 from voice.clock_mode import ACTIONS, ClockSession
 from voice.config import ClockKeys, Settings
-from voice.events import InputEvent, KeyPress, OutputEvent, Say, Setup, Tick
+from voice.events import ClockState, InputEvent, KeyPress, OutputEvent, Say, Setup, Tick
 from voice.keyboard import KeyReader
 from voice.timecontrol import TimeControlError
 
@@ -46,10 +47,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 class _Announcer:
-    """Prints each announcement on its own line and speaks it if a loudspeaker works."""
+    """Prints each announcement on its own line and speaks it if a loudspeaker works.
+
+    A press that switched the clock plays the short "move made" sound, so a foot-switch user
+    knows the press was taken without any words.
+    """
 
     def __init__(self, settings: Settings, speech: bool) -> None:
-        self._speaker = None
+        self._speaker: Any = None
+        self._running: str | None = None
         if speech:
             try:
                 from voice.speak import Speaker
@@ -62,11 +68,24 @@ class _Announcer:
         texts = [out.text for out in outputs if isinstance(out, Say)]
         for text in texts:
             print(text, flush=True)
-        if texts and self._speaker is not None:
+        switched = False
+        for out in outputs:
+            if isinstance(out, ClockState):
+                switched = switched or (
+                    None not in (self._running, out.running) and out.running != self._running
+                )
+                self._running = out.running or self._running
+        if self._speaker is None:
+            return
+        if switched:
+            self._speaker.earcon("move_made")
+        if texts:
             self._speaker.say(" ".join(texts), interrupt=True)
 
-    def close(self) -> None:
+    def close(self, *, finish_speaking: bool) -> None:
         if self._speaker is not None:
+            if finish_speaking:
+                self._speaker.wait_idle(timeout=5)
             self._speaker.close()
 
 
@@ -117,11 +136,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return int((time.monotonic() - origin) * 1000)
 
     announcer = _Announcer(settings, args.speech)
+    finished = False
     try:
         with KeyReader(sys.stdin.fileno()) as reader:
             _loop(session, reader, announcer, now)
+        finished = True
     except EOFError:
-        return 0
+        pass
     finally:
-        announcer.close()
+        announcer.close(finish_speaking=finished)
     return 0
