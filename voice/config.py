@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from voice.keyboard import NAMED_KEYS, is_key_name
 from voice.resources import config_dir
+from voice.timecontrol import TimeControlError, parse_time_control
 
 APP_NAME = "voice-chess"
 
@@ -74,7 +75,6 @@ class SessionSettings(Section):
     journal_dir: str
 
 
-class ClockSettings(Section):
 class ClockKeys(Section):
     """Talking-clock keys by name (voice.keyboard): each action has one or more keys."""
 
@@ -101,11 +101,11 @@ class ClockKeys(Section):
         return self
 
 
+class ClockSettings(Section):
     time_control: str
     low_time_warnings: list[Annotated[int, Field(gt=0)]]
     warn_low_time: bool
     presets: dict[str, str]
-
     keys: ClockKeys = ClockKeys()
 
     @model_validator(mode="after")
@@ -120,6 +120,7 @@ class ClockKeys(Section):
         except TimeControlError as error:
             raise ValueError(f"time_control: {error}") from None
         return self
+
 
 class SpeechSettings(Section):
     recognizer: Literal["sphinx", "vosk"]
@@ -136,6 +137,8 @@ class AudioSettings(Section):
     output_device: str | int
     sample_rate: Literal[8000, 16000, 22050, 44100, 48000]
     end_of_utterance: Annotated[float, Field(ge=0.1, le=5)]
+    early_end_of_utterance: Annotated[float, Field(ge=0.1, le=5)]
+    echo_tail: Annotated[float, Field(ge=0, le=3)]
     push_to_talk: bool
     half_duplex: bool
     stop_words: list[str]
