@@ -112,6 +112,23 @@ def test_flag_falls_at_its_exact_instant_even_when_checked_later() -> None:
     assert c.next_event_ms(99_000) is None
 
 
+def test_a_press_at_the_instant_the_time_runs_out_is_too_late() -> None:
+    """6.1: flag fall is the expiration of the allotted time; zero left means it has expired."""
+    c = clock("60")
+    c.press(60 * S)
+    assert c.check_flags(60 * S) == [FlagFall(60 * S, "white", 0, False)]
+
+
+def test_a_repeating_last_period_adds_its_time_at_every_control() -> None:
+    c = clock("1/60:1/30")
+    for move in range(1, 4):
+        c.press(move * 10 * S - 5 * S)  # White: 5 s per move
+        c.press(move * 10 * S)  # Black: 5 s per move
+    assert c.period_index("white") == 3
+    assert c.remaining_ms("white", 30 * S) == (60 + 30 + 30 + 30 - 15) * S
+    assert c.moves_to_control("white") == 1
+
+
 def test_press_after_the_flag_reports_the_flag_at_its_instant() -> None:
     c = clock("60")
     c.press(61 * S)

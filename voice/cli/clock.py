@@ -105,7 +105,7 @@ def _loop(
         key = reader.read_key(timeout)
         event: InputEvent
         if key is None:
-            event = Tick(max(now(), wake or 0))
+            event = Tick(now())  # if select woke a little early, nothing is due yet
         else:
             event = KeyPress(now(), actions.get(key, "none"))
         announcer.emit(session.handle(event))
