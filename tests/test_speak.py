@@ -1,0 +1,224 @@
+"""Speaking for real: pyttsx3 renders, sounddevice plays on the virtual loudspeaker.
+
+Figures (render time, playback start latency, interrupt latency) are printed, not asserted:
+run ``pytest tests/test_speak.py -s`` to see them.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from pulse import PulseAudio, Recording
+
+from voice.audio import resample
+from voice.config import Settings, override
+from voice.earcons import EARCONS, earcon
+from voice.speak import Speaker, SpeechError, SpeechEvent, render
+
+MOVE = "Springer Felix drei"
+LONG = (
+    "Weiß: König Gustav eins, Dame David eins, Türme Anna eins und Hector eins, "
+    "Läufer Cesar eins und Felix eins, Springer Bella eins und Gustav eins."
+)
+
+
+def events_until(events: queue.SimpleQueue[SpeechEvent], kind: str) -> list[SpeechEvent]:
+    seen = []
+    while True:
+        event = events.get(timeout=15)
+        seen.append(event)
+        if event.kind == kind:
+            return seen
+
+
+def similarity(heard: np.ndarray, sent: np.ndarray) -> float:
+    a, b = heard.astype(np.float64), sent.astype(np.float64)
+    size = len(a) + len(b)
+    corr = np.fft.irfft(np.fft.rfft(a, size) * np.conj(np.fft.rfft(b, size)), size)
+    return float(np.max(np.abs(corr)) / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+def heard_between(rec: Recording, start: float, end: float) -> np.ndarray:
+    return rec.audio[rec.sample_at(start) : rec.sample_at(end)]
+
+
+@pytest.fixture
+def speaker(pulse: PulseAudio, settings: Settings) -> Iterator[Speaker]:
+    with Speaker(settings) as speaker:
+        yield speaker
+
+
+def test_render_gives_german_speech_samples(
+    settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    render("Aufwärmen", settings)  # the engine starts once per process
+    begin = time.perf_counter()
+    samples, rate = render("Bauer schlägt David fünf", settings)
+    took = time.perf_counter() - begin
+    print(f"\nrender time: {took * 1000:.1f} ms for {len(samples) / rate:.2f} s of speech")
+    assert rate == 22050 and samples.dtype == np.int16
+    assert 1.0 < len(samples) / rate < 4.0
+    assert np.abs(samples).max() > 8000
+    assert "Audio saved" not in capsys.readouterr().out  # stdout stays clean for JSON tools
+
+
+def test_volume_scales_the_rendered_speech(settings: Settings) -> None:
+    loud, _ = render(MOVE, settings)
+    quiet, _ = render(MOVE, override(settings, speech={"volume": 0.5}))
+    ratio = np.abs(quiet).max() / np.abs(loud).max()
+    assert 0.45 < ratio < 0.55
+
+
+def test_an_unknown_voice_is_named_with_the_voices_that_exist(settings: Settings) -> None:
+    with pytest.raises(SpeechError, match=r"\[speech\] voice = 'no-such-voice'.*de"):
+        render(MOVE, override(settings, speech={"voice": "no-such-voice"}))
+
+
+def test_a_configured_voice_variant_is_used(settings: Settings) -> None:
+    male, _ = render(MOVE, settings)
+    female, _ = render(MOVE, override(settings, speech={"voice": "de+f2"}))
+    assert len(female) > 0 and similarity(female, male) < 0.9
+
+
+def test_german_speech_appears_on_the_loudspeaker(pulse: PulseAudio, speaker: Speaker) -> None:
+    sent, rate = render(MOVE, speaker._settings)
+    events = speaker.subscribe()
+    with pulse.record("speaker.monitor") as rec:
+        asked = time.monotonic()
+        speaker.say(MOVE)
+        seen = events_until(events, "end")
+        time.sleep(0.2)
+    start, end = seen[0], seen[-1]
+    assert [e.kind for e in seen] == ["start", "end"]
+    spans = rec.active_spans()
+    onset = spans[0][0]
+    print(
+        f"\nplayback start: event {1000 * (start.at - asked):.0f} ms after say(), "
+        f"sound on the loudspeaker {1000 * (onset - asked):.0f} ms after say() "
+        f"(the clip itself starts with {1000 * _lead_in(sent, rate):.0f} ms of silence)"
+    )
+    heard = heard_between(rec, start.at - 0.1, end.at + 0.1)
+    assert similarity(heard, resample(sent, rate, 16000)) > 0.9
+    assert abs((end.at - start.at) - len(sent) / rate) < 0.05
+    assert spans[-1][1] < end.at + 0.1  # nothing after the announced end
+
+
+def _lead_in(samples: np.ndarray, rate: int) -> float:
+    return float(np.nonzero(np.abs(samples) > 300)[0][0] / rate)
+
+
+def test_stop_silences_speech_at_once(pulse: PulseAudio, speaker: Speaker) -> None:
+    events = speaker.subscribe()
+    with pulse.record("speaker.monitor") as rec:
+        speaker.say(LONG)
+        start = events_until(events, "start")[-1]
+        time.sleep(1.0)
+        assert speaker.speaking
+        asked = time.monotonic()
+        speaker.stop()
+        interrupted = events_until(events, "interrupted")[-1]
+        time.sleep(0.5)
+        assert not speaker.speaking
+    last_sound = rec.active_spans()[-1][1]
+    print(
+        f"\ninterrupt: event {1000 * (interrupted.at - asked):.0f} ms after stop(), "
+        f"loudspeaker silent {1000 * (last_sound - asked):.0f} ms after stop()"
+    )
+    assert last_sound < interrupted.at + 0.05
+    assert last_sound - start.at < 2.0  # the long text (about 9 s) was cut
+
+
+def test_a_new_announcement_replaces_the_stale_queued_one(speaker: Speaker) -> None:
+    events = speaker.subscribe()
+    first = speaker.say(LONG)
+    events_until(events, "start")
+    stale = speaker.say("Bauer Eva vier", interrupt=False)
+    fresh = speaker.say("Bauer Eva fünf", interrupt=False)
+    seen = events_until(events, "end")
+    seen += events_until(events, "end")
+    order = [(e.kind, e.item) for e in seen]
+    assert order == [("dropped", stale), ("end", first), ("start", fresh), ("end", fresh)]
+
+
+def test_interrupt_cuts_the_current_announcement_for_the_new_one(speaker: Speaker) -> None:
+    events = speaker.subscribe()
+    first = speaker.say(LONG)
+    events_until(events, "start")
+    second = speaker.say(MOVE)
+    seen = events_until(events, "end")
+    assert [(e.kind, e.item) for e in seen] == [
+        ("interrupted", first),
+        ("start", second),
+        ("end", second),
+    ]
+
+
+def test_appended_sentences_all_play_in_order(speaker: Speaker) -> None:
+    events = speaker.subscribe()
+    ids = [speaker.say(MOVE), speaker.say("Schach", append=True)]
+    seen = events_until(events, "end") + events_until(events, "end")
+    assert [(e.kind, e.item) for e in seen if e.kind == "end"] == [("end", i) for i in ids]
+
+
+@pytest.mark.parametrize("name", EARCONS)
+def test_earcons_play_on_the_loudspeaker(pulse: PulseAudio, speaker: Speaker, name: str) -> None:
+    events = speaker.subscribe()
+    with pulse.record("speaker.monitor") as rec:
+        speaker.earcon(name)  # type: ignore[arg-type]
+        seen = events_until(events, "end")
+        time.sleep(0.1)
+    heard = heard_between(rec, seen[0].at - 0.05, seen[-1].at + 0.05)
+    assert similarity(heard, earcon(name, 16000)) > 0.9
+
+
+def test_earcons_are_distinct() -> None:
+    sounds = [earcon(name, 16000) for name in EARCONS]
+    for i, a in enumerate(sounds):
+        for b in sounds[i + 1 :]:
+            assert similarity(a, b) < 0.5
+
+
+def test_an_earcon_is_not_dropped_by_the_announcement_after_it(speaker: Speaker) -> None:
+    events = speaker.subscribe()
+    ding = speaker.earcon("move_made")
+    said = speaker.say(MOVE)
+    seen = events_until(events, "end") + events_until(events, "end")
+    assert [(e.kind, e.item) for e in seen] == [
+        ("start", ding),
+        ("end", ding),
+        ("start", said),
+        ("end", said),
+    ]
+
+
+def test_earcons_can_be_switched_off(pulse: PulseAudio, settings: Settings) -> None:
+    with Speaker(override(settings, speech={"earcons": False})) as speaker:
+        speaker.earcon("listening")
+        assert speaker.wait_idle(2)
+        events = speaker.subscribe()
+        speaker.say(MOVE)
+        assert events_until(events, "end")[0].kind == "start"
+
+
+def test_speech_goes_to_the_device_chosen_by_name(pulse: PulseAudio, settings: Settings) -> None:
+    with Speaker(settings, device="mic_feed") as speaker, pulse.record("mic_feed.monitor") as rec:
+        events = speaker.subscribe()
+        speaker.say(MOVE)
+        events_until(events, "end")
+        time.sleep(0.1)
+    assert rec.active_spans()
+
+
+def test_busy_between_covers_our_speech_and_its_echo_tail(speaker: Speaker) -> None:
+    events = speaker.subscribe()
+    speaker.say(MOVE)
+    start = events_until(events, "start")[-1]
+    end = events_until(events, "end")[-1]
+    assert speaker.busy_between(start.at + 0.1, start.at + 0.2)
+    assert not speaker.busy_between(end.at + 0.1, end.at + 0.2)
+    assert speaker.busy_between(end.at + 0.1, end.at + 0.2, tail=0.3)
+    assert speaker.wait_idle(1) and not speaker.speaking
