@@ -6,6 +6,7 @@ runner and checks the JSON lines it prints.
 
 from __future__ import annotations
 
+import chess
 from session_scripts import (
     clock_at,
     final_board,
@@ -82,8 +83,8 @@ def test_6_5_illegal_spoken_move_changes_nothing_and_is_logged_in_tournament(
     assert not [line for line in move_lines(out) if line["t"] < 6.0]
     # Logged for the arbiter, counted per player, not penalised.
     arbiter = says(out, "arbiter")
-    assert arbiter[0].startswith("Regelwidriger Zugversuch von Weiß, Nummer 1")
-    assert arbiter[1].startswith("Regelwidriger Zugversuch von Weiß, Nummer 2")
+    assert arbiter[0].startswith("Regelwidriger Zugversuch von Weiß, Nummer eins")
+    assert arbiter[1].startswith("Regelwidriger Zugversuch von Weiß, Nummer zwei")
     assert clock_at(out, 6.0)["black"] == 300.0
     assert moves(out) == ["e2e4"]
 
@@ -102,3 +103,101 @@ def test_D_2_5_sighted_move_validated_made_and_announced_with_mate(settings: Set
     assert says(out, "blind", 15.0)[0] == "Dame schlägt Felix sieben matt"
     assert results(out) == [{"t": 15.0, "result": "1-0", "reason": "checkmate"}]
     assert final_board(out).is_checkmate()
+
+
+def test_D_2_1_choose_offers_candidates_by_number_and_the_number_picks(
+    settings: Settings,
+) -> None:
+    out = run("d21_choose_by_number", settings)
+    assert says(out, "blind", 1.0) == [
+        "Eins: Springer Bella David zwei. Zwei: Springer Felix David zwei. "
+        "Welcher Zug? Bitte die Nummer."
+    ]
+    assert clock_at(out, 1.0)["running"] == "white"
+    # Help while choosing says what can be said now; a number out of range changes nothing.
+    assert says(out, "blind", 2.0)[0].startswith("Sagen Sie eine Nummer von eins bis zwei")
+    assert says(out, "blind", 3.0) == ["Bitte eine Nummer von eins bis zwei."]
+    assert not [line for line in move_lines(out) if line["t"] < 4.0]
+    assert moves(out) == ["f3d2"]
+    assert clock_at(out, 4.0)["running"] == "black"
+
+
+def test_D_2_1_choose_a_fuller_move_picks_the_candidate(settings: Settings) -> None:
+    out = run("d21_choose_by_fuller_move", settings)
+    assert moves(out) == ["b1d2"]
+    assert move_lines(out)[0]["move"]["san"] == "Nbd2"
+
+
+def test_D_2_1_confirm_no_discards_and_a_new_phrase_replaces_the_question(
+    settings: Settings,
+) -> None:
+    out = run("d21_confirm_yes_no_replace", settings)
+    assert says(out, "blind", 1.0) == ["Springer Felix drei?"]
+    assert says(out, "blind", 2.0) == ["Verworfen. Bitte Ihren Zug."]
+    assert says(out, "blind", 3.0) == ["Springer Cesar drei?"]
+    assert says(out, "blind", 4.0) == ["Eva vier?"]  # replaces the open question
+    assert says(out, "blind", 5.0)[0].startswith("Ja spielt Eva vier")
+    assert moves(out) == ["e2e4"]
+    assert move_lines(out)[0]["t"] == 6.0
+    assert says(out, "blind", 7.0) == ["Es gibt gerade keine Frage zu beantworten."]
+    for t in (1.0, 2.0, 3.0, 4.0, 5.0):
+        assert clock_at(out, t)["running"] == "white"
+        assert clock_at(out, t)["black"] == 900.0
+
+
+def test_D_2_1_promotion_by_voice_needs_the_piece(settings: Settings) -> None:
+    out = run("d21_promotion_by_voice", settings)
+    assert says(out, "blind", 1.0) == ["Welche Figur?"]
+    assert refused(out)[0] == {"t": 1.0, "by": "white", "reason": "which_piece"}
+    assert clock_at(out, 1.0)["running"] == "white"
+    # Capture and under-promotion in one phrase.
+    assert move_lines(out)[0]["move"] == {
+        "uci": "e7d8n",
+        "san": "exd8=N",
+        "by": "white",
+        "spoken": "Eva schlägt David acht Springer",
+    }
+    # The sighted side must name the piece too; then the blind player hears it with the check.
+    assert refused(out)[1] == {"t": 3.0, "by": "black", "reason": "which_piece"}
+    assert says(out, "blind", 4.0) == ["Gustav eins Dame Schach"]
+    assert moves(out) == ["e7d8n", "g2g1q", "h1g1"]
+
+
+def test_D_2_1_promotion_with_the_word_wird(settings: Settings) -> None:
+    out = run("d21_promotion_queen_by_voice", settings)
+    assert move_lines(out)[0]["move"]["san"] == "a1=Q+"
+    assert says(out, "blind", 1.0) == ["Anna eins Dame Schach"]
+
+
+def test_D_2_1_en_passant_by_voice(settings: Settings) -> None:
+    out = run("d21_en_passant_by_voice", settings)
+    assert moves(out) == ["d7d5", "e5d6"]
+    assert move_lines(out)[1]["move"]["san"] == "exd6"
+    assert says(out, "blind", 2.0) == ["Eva schlägt David sechs en passant"]
+    assert final_board(out).piece_at(chess.D5) is None
+
+
+def test_D_2_1_both_castlings_by_voice(settings: Settings) -> None:
+    short = run("d21_castling_by_voice", settings)
+    assert says(short, "blind", 1.0) == ["Lange Rochade"]  # the sighted side's castling
+    assert move_lines(short)[1]["move"] == {
+        "uci": "e8g8",
+        "san": "O-O",
+        "by": "black",
+        "spoken": "Kurze Rochade",
+    }
+    assert says(short, "blind", 4.0) == ["Lange Rochade ist nicht mehr erlaubt."]
+    long = run("d21_castling_long_by_voice", settings)
+    assert move_lines(long)[0]["move"]["san"] == "O-O-O"
+    assert move_lines(long)[0]["move"]["uci"] == "e1c1"
+
+
+def test_repeat_back_check_says_right_or_names_the_difference(settings: Settings) -> None:
+    out = run("repeat_back_check", settings)
+    assert says(out, "blind", 2.0) == ["Richtig."]
+    assert says(out, "blind", 5.0) == [
+        "Nicht ganz: gesagt Springer Hector drei, gespielt wurde Springer Felix drei."
+    ]
+    # Repeating is not a move: the board and the clock did not change.
+    assert moves(out) == ["e2e4", "e7e5", "g1f3", "b8c6"]
+    assert clock_at(out, 2.0)["running"] == "black"

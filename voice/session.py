@@ -61,13 +61,28 @@ from voice.messages import message
 from voice.phrases import MoveIntent, Refusal, explain_refusal, phrase_table, render_move
 from voice.position_words import position_words, where_words
 from voice.scoresheet import Entry, Scoresheet
-from voice.spoken_time import duration_words
+from voice.spoken_time import duration_words, number_words
 from voice.timecontrol import parse_time_control
 from voice.utterance import Command, command_table, read_command
 
 # Refusal reasons that are not an attempt at an illegal move (the words were too vague).
 _NOT_AN_ATTEMPT = frozenset({"say_whole_move", "several_can_reach", "which_piece", "game_over"})
 
+# Commands that only ask for information: harmless when misheard.
+_REQUESTS = frozenset(
+    {
+        "time",
+        "moves",
+        "repeat",
+        "last_move",
+        "position",
+        "where",
+        "whose_turn",
+        "scoresheet",
+        "help",
+        "stop",
+    }
+)
 # Commands a player may use while the game is over.
 _AFTER_GAME = frozenset(
     {
@@ -503,6 +518,13 @@ class GameSession:
         if isinstance(self.pending, PendingCorrection):
             self._tell(out, t, "correction.move_pending", move=self.pending.spoken)
             return
+        if self.clock.paused:
+            fuzzy = self._fuzzy_command(heard, numbers)
+            if fuzzy is not None:
+                self._command(fuzzy, t, out)
+            else:
+                self._tell(out, t, "paused")
+            return
         if self.board.turn != color_of(self.blind):
             fuzzy = self._fuzzy_command(heard, numbers)
             if fuzzy is not None:
@@ -528,13 +550,21 @@ class GameSession:
     def _fuzzy_command(
         self, heard: Sequence[Hypothesis], numbers: bool, below: float = float("inf")
     ) -> Command | None:
-        """A command word heard slightly wrong ("Zeid"), if it fits better than any move."""
+        """A request word heard slightly wrong ("Zeid" for "Zeit"), if it fits better than any
+        move. Only requests: a word that changes the game (ja, nein, Remis, Aufgabe, Korrektur)
+        must be heard exactly, because answering it wrongly cannot be undone."""
         table = command_table(self.vocab, numbers=numbers)
-        limit = self.settings.matching.accept_cost
-        ranked = rank_phrases(heard, table, self.vocab, bound=limit)
-        if ranked and ranked[0][1] <= limit and ranked[0][1] < below:
-            return ranked[0][0]
-        return None
+        matching = self.settings.matching
+        limit = (matching.accept_cost + matching.confirm_cost) / 2
+        ranked = rank_phrases(heard, table, bound=limit + matching.ambiguity_margin)
+        if not ranked:
+            return None
+        command, cost, _ = ranked[0]
+        if command.name not in _REQUESTS or cost > limit or cost >= below:
+            return None
+        if len(ranked) > 1 and ranked[1][1] - cost < matching.ambiguity_margin:
+            return None
+        return command
 
     def _propose(self, move: chess.Move, t: int, out: _Outputs) -> None:
         """A move that fits clearly: made (or asked back when every move is to be confirmed)."""
@@ -564,7 +594,7 @@ class GameSession:
             _m(
                 self.language,
                 "choose.item",
-                number=self.vocab.display((self.vocab.number_words[i],)),
+                number=self.vocab.number_words[i].capitalize(),
                 move=text,
             )
             for i, text in enumerate(spoken)
@@ -633,6 +663,9 @@ class GameSession:
 
     def _accept(self, move: chess.Move, t: int, out: _Outputs) -> None:
         """The blind player's move is accepted: made now, or when the correction window ends."""
+        if self.clock.paused:
+            self._tell(out, t, "paused")  # the question stays open until the clock runs again
+            return
         self.pending = None
         if self.correction_ms > 0:
             spoken = render_move(self.board, move, self.vocab)
@@ -677,7 +710,13 @@ class GameSession:
         san = self.board.san(move)
         fullmove = self.board.fullmove_number
         self.board.push(move)
-        if press:
+        if press and self.clock.paused:
+            # A correction window that ends while the arbiter has stopped the clock: the move
+            # is completed at that instant without any time passing.
+            self.clock.resume(t)
+            self.clock.press(t)
+            self.clock.pause(t)
+        elif press:
             self.clock.press(t)
         entry = Entry(
             ply=len(self.sheet.entries) + 1,
@@ -797,7 +836,6 @@ class GameSession:
     def _cmd_yes(self, command: Command, t: int, out: _Outputs) -> None:
         match self.pending:
             case PendingConfirm(move=move):
-                self.pending = None
                 self._accept(move, t, out)
             case PendingResign():
                 self.pending = None
@@ -827,9 +865,9 @@ class GameSession:
             self._tell(out, t, "nothing_to_answer")
             return
         if not 1 <= command.count <= len(pending.moves):
-            self._tell(out, t, "choose.out_of_range", count=len(pending.moves))
+            last = self.vocab.number_words[len(pending.moves) - 1]
+            self._tell(out, t, "choose.out_of_range", last=last)
             return
-        self.pending = None
         self._accept(pending.moves[command.count - 1], t, out)
 
     def _cmd_correction(self, command: Command, t: int, out: _Outputs) -> None:
@@ -890,7 +928,7 @@ class GameSession:
             case PendingConfirm(spoken=spoken):
                 self._tell(out, t, "help.confirm", move=spoken)
             case PendingChoice(moves=moves):
-                last = self.vocab.display((self.vocab.number_words[len(moves) - 1],))
+                last = self.vocab.number_words[len(moves) - 1]
                 self._tell(out, t, "help.choose", last=last)
             case PendingCorrection():
                 self._tell(out, t, "help.correction")
@@ -1208,7 +1246,7 @@ class GameSession:
         if self.result is not None:
             self.result = None
             self.sheet.reopen()
-        self._align_clock(side_of(self.board.turn), t)
+        self.clock.switch_to(side_of(self.board.turn), t)
         for side in SIDES:
             self.clock.set_moves(side, sum(1 for e in self.sheet.entries if e.by == side))
         if back.white_ms is not None:
@@ -1219,22 +1257,6 @@ class GameSession:
         turn = side_of(self.board.turn)
         last = self.sheet.entries[-1].spoken if self.sheet.entries else "-"
         self._say_all(out, t, "arbiter.retracted", side=turn, move=last)
-
-    def _align_clock(self, side: Side, t: int) -> None:
-        """Make ``side``'s display the running one without changing either time."""
-        if self.clock.running == side:
-            return
-        paused = self.clock.paused
-        if paused:
-            self.clock.resume(t)
-        kept = {s: self.clock.remaining_ms(s, t) for s in SIDES}
-        moves = {s: self.clock.moves_completed(s) for s in SIDES}
-        self.clock.press(t)
-        for s in SIDES:
-            self.clock.set_time(s, kept[s], t)
-            self.clock.set_moves(s, moves[s])
-        if paused:
-            self.clock.pause(t)
 
     def _rearm_warnings(self, t: int) -> None:
         left = self.clock.remaining_ms(self.blind, t)
@@ -1288,6 +1310,8 @@ class GameSession:
                 filled[name] = ann.side_name(value, language)
             elif name == "ms":
                 filled["time"] = duration_words(int(value), language)
+            elif name == "count":
+                filled[name] = number_words(int(value), language)
             elif name == "penalty":
                 filled[name] = duration_words(self.control.penalty_ms, language)
             elif value is not None:

@@ -1,0 +1,116 @@
+"""Arbiter actions (D.2.9, 6.10, 6.11, 7.1, 7.5): applied, logged with their reason, echoed."""
+
+from __future__ import annotations
+
+import pytest
+from session_scripts import clock_at, moves, pgn_text, results, run, run_text, says
+
+from voice.arbiter import ArbiterError, read_action
+from voice.config import Settings
+
+
+def test_6_11_player_calls_the_arbiter_and_arbiter_adjusts_clocks_and_counter(
+    settings: Settings,
+) -> None:
+    out = run("arbiter_actions", settings)
+    assert says(out, "arbiter", 0.0) == [
+        "Aufbau vom Schiedsrichter bestätigt.",
+        "Protokolliert: approve_setup (Grund: checked before the start).",
+    ]
+    # "Schiedsrichter" stops both clocks (6.11.1); a move attempt while stopped changes nothing.
+    assert says(out, "all", 30.0) == ["Weiß ruft den Schiedsrichter. Die Uhr ist angehalten."]
+    assert clock_at(out, 30.0)["running"] is None
+    assert clock_at(out, 40.0)["white"] == clock_at(out, 30.0)["white"]
+    # 6.10.2 / 7.1: time added, time set, move counter set; each logged with its reason.
+    assert clock_at(out, 50.0)["black"] == clock_at(out, 40.0)["black"] + 120
+    assert says(out, "arbiter", 50.0) == ["Protokolliert: add_time (Grund: disturbance)."]
+    assert clock_at(out, 60.0)["white"] == 3000.0
+    assert says(out, "all", 60.0) == ["Schiedsrichter: Weiß hat jetzt fünfzig Minuten."]
+    assert clock_at(out, 70.0)["moves"] == 5
+    assert says(out, "all", 70.0) == ["Schiedsrichter: der Zugzähler steht auf fünf."]
+    assert clock_at(out, 80.0)["running"] == "white"
+    assert says(out, "blind", 90.0) == [
+        "Gespielt: fünf Züge. Bis zur Zeitkontrolle: fünfunddreißig Züge."
+    ]
+    # A malformed action is refused and changes nothing.
+    assert says(out, "arbiter", 100.0)[0].startswith("Aktion fly_away abgelehnt: unknown action")
+    assert says(out, "arbiter", 101.0)[0].startswith("Aktion add_time abgelehnt: 'side'")
+    assert clock_at(out, 101.0)["black"] == clock_at(out, 90.0)["black"]
+    # A declared result ends the game and is announced to both sides.
+    assert results(out) == [{"t": 110.0, "result": "0-1", "reason": "arbiter"}]
+    assert "Schwarz gewinnt: Entscheidung des Schiedsrichters." in says(out, "all", 110.0)
+
+
+def test_D_2_9_retract_to_an_agreed_point_with_clocks_readjusted(settings: Settings) -> None:
+    out = run("d29_retract_to_agreed_point", settings)
+    assert says(out, "all", 7.0) == [
+        "Schiedsrichter: die Partie ist zurückgesetzt. Letzter Zug: Springer Felix drei. "
+        "Schwarz ist am Zug."
+    ]
+    assert clock_at(out, 7.0) == {
+        "t": 7.0,
+        "white": 880.0,
+        "black": 890.0,
+        "running": "black",
+        "moves": 2,
+    }
+    assert says(out, "blind", 8.0) == ["Letzter Zug, Weiß: Springer Felix drei."]
+    # Play goes on from there on both boards; a retraction by half-moves works too.
+    assert moves(out)[-2:] == ["d7d6", "f1c4"]
+    assert clock_at(out, 11.0)["running"] == "white"
+    assert clock_at(out, 11.0)["moves"] == 1
+    assert pgn_text(out).endswith("1. e4 { [%clk 0:15:09] } 1... e5 { [%clk 0:15:09] } *")
+
+
+def test_7_5_5_first_illegal_move_gives_the_opponent_time_the_second_loses(
+    settings: Settings,
+) -> None:
+    out = run("r75_illegal_move_penalty_then_loss", settings)
+    assert says(out, "all", 3.0)[0] == "Schiedsrichter: Weiß erhält eine Minute dazu."
+    assert clock_at(out, 3.0)["white"] == clock_at(out, 2.0)["white"] + 60 - 1
+    assert says(out, "all", 5.0)[0].startswith("Schiedsrichter: die Partie ist zurückgesetzt.")
+    assert results(out) == [{"t": 5.0, "result": "1-0", "reason": "illegal_moves"}]
+
+
+def test_7_5_5_second_illegal_move_when_the_opponent_cannot_mate_is_a_draw(
+    settings: Settings,
+) -> None:
+    out = run("r75_second_illegal_move_against_lone_king_draws", settings)
+    assert results(out) == [{"t": 2.0, "result": "1/2-1/2", "reason": "illegal_moves_draw"}]
+
+
+def test_arbiter_action_while_window_open_the_move_completes_without_time(
+    settings: Settings,
+) -> None:
+    out = run_text(
+        """
+        {"setup": {"mode": "game", "blind": "white", "time_control": "300", "correction_window": 2}}
+        {"t": 5, "blind": "Eva vier"}
+        {"t": 6, "arbiter": {"action": "pause"}}
+        {"t": 9, "arbiter": {"action": "resume"}}
+        {"t": 10, "arbiter": {"action": "pause"}}
+        """,
+        settings,
+    )
+    # The window ends at 7 s while the clock is stopped: the move is made, no time passes.
+    assert [line["t"] for line in out if "move" in line] == [7.0]
+    assert clock_at(out, 7.0)["white"] == 294.0
+    assert clock_at(out, 10.0)["black"] == 299.0
+
+
+@pytest.mark.parametrize(
+    ("action", "params", "error"),
+    [
+        ("add_time", {"side": "white"}, "'seconds' must be a number"),
+        ("set_time", {"side": "white", "seconds": -5}, "must lie in"),
+        ("set_moves", {"moves": 2.5}, "'moves' must be a whole number"),
+        ("retract", {}, "needs 'ply'"),
+        ("retract", {"ply": 2, "to_move": 3}, "not both"),
+        ("declare_result", {"result": "2-0"}, "'result' must be one of"),
+        ("illegal_move", {}, "'side' must be"),
+        ("pause", {"reason": 7}, "'reason' must be text"),
+    ],
+)
+def test_arbiter_actions_are_validated(action: str, params: dict, error: str) -> None:
+    with pytest.raises(ArbiterError, match=error):
+        read_action(action, params)

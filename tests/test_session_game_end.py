@@ -1,0 +1,161 @@
+"""Game end and draws (Articles 5, 6.9, 9; rules.md §4, §6.6): announced to both sides."""
+
+from __future__ import annotations
+
+from session_scripts import (
+    clock_at,
+    final_board,
+    moves,
+    pgn_game,
+    pgn_text,
+    refused,
+    results,
+    run,
+    says,
+)
+
+from voice.config import Settings
+
+
+def _ended(out: list[dict], result: str, reason: str, t: float) -> None:
+    assert results(out) == [{"t": t, "result": result, "reason": reason}]
+    assert clock_at(out, t)["running"] is None  # the clocks stop
+    assert pgn_game(out).headers["Result"] == result
+
+
+def test_5_1_checkmate_ends_the_game_and_both_sides_hear_it(settings: Settings) -> None:
+    out = run("sighted_move_announced_and_refused", settings)
+    _ended(out, "1-0", "checkmate", 15.0)
+    assert "Weiß gewinnt: Schachmatt." in says(out, "all", 15.0)
+
+
+def test_5_2_1_stalemate_ends_the_game_at_once(settings: Settings) -> None:
+    out = run("r9_stalemate", settings)
+    _ended(out, "1/2-1/2", "stalemate", 2.0)
+    assert says(out, "all", 2.0)[-1] == "Remis: Patt."
+    assert refused(out) == [{"t": 3.0, "by": "black", "reason": "game_over"}]
+    assert moves(out) == ["f6f7"]
+
+
+def test_5_2_2_dead_position_ends_the_game_at_once(settings: Settings) -> None:
+    out = run("r522_dead_position", settings)
+    _ended(out, "1/2-1/2", "dead_position", 2.0)
+
+
+def test_9_6_1_fivefold_repetition_ends_the_game_without_a_claim(settings: Settings) -> None:
+    out = run("r961_fivefold_repetition", settings)
+    _ended(out, "1/2-1/2", "fivefold_repetition", 16.0)
+
+
+def test_9_6_2_seventyfive_moves_end_the_game_without_a_claim(settings: Settings) -> None:
+    out = run("r962_seventyfive_moves", settings)
+    _ended(out, "1/2-1/2", "seventyfive_moves", 2.0)
+
+
+def test_9_2_threefold_repetition_by_claim_of_the_player_to_move(settings: Settings) -> None:
+    out = run("r921_threefold_claim", settings)
+    _ended(out, "1/2-1/2", "threefold_repetition", 9.0)
+    assert says(out, "all", 9.0) == [
+        "Remis: dreifache Stellungswiederholung, berechtigt beansprucht."
+    ]
+
+
+def test_9_3_fifty_moves_claim_with_the_intended_move(settings: Settings) -> None:
+    out = run("r93_fifty_moves_claim", settings)
+    # "Remis" alone at 49½ moves is no claim: nothing happens, and nothing is penalised.
+    assert says(out, "blind", 2.0)[0].startswith("Remis bieten Sie nach Ihrem Zug an.")
+    assert clock_at(out, 2.0)["running"] == "white"
+    # "Remis Turm Anna zwei": the intended move completes fifty moves; it is written down.
+    _ended(out, "1/2-1/2", "fifty_moves", 3.0)
+    assert moves(out) == ["a1a2"]
+    assert final_board(out).halfmove_clock == 100
+
+
+def test_9_5_3_wrong_claim_home_profile_penalised_move_made_claim_counts_as_offer(
+    settings: Settings,
+) -> None:
+    out = run("r953_wrong_claim_home_penalised", settings)
+    assert says(out, "all", 3.0)[0] == (
+        "Der Remisanspruch von Weiß ist nicht berechtigt. Der Gegner erhält eine Minute. "
+        "Die Partie geht weiter."
+    )
+    # The named move must be played (9.5.3); rapid: one minute to the opponent (A.3).
+    assert moves(out) == ["e2e4", "e7e5", "g1f3"]
+    assert clock_at(out, 3.0)["black"] == clock_at(out, 2.0)["black"] + 60
+    # 9.1.2.3: the claim was a draw offer, which the opponent accepts.
+    _ended(out, "1/2-1/2", "agreement", 4.0)
+    assert "(=)" in pgn_text(out)
+
+
+def test_9_5_3_wrong_claim_tournament_profile_logged_for_the_arbiter(settings: Settings) -> None:
+    out = run("r953_wrong_claim_tournament_logged", settings)
+    assert says(out, "arbiter", 3.0) == [
+        "Falscher Remisanspruch von Weiß; Strafe nach 9.5.3 wäre eine Minute für den Gegner."
+    ]
+    assert clock_at(out, 3.0)["black"] == clock_at(out, 2.0)["black"]  # no penalty
+    # The arbiter decides and applies it.
+    assert clock_at(out, 5.0)["black"] == clock_at(out, 4.0)["black"] + 60
+    assert results(out) == []
+
+
+def test_9_1_draw_offer_declined_by_moving(settings: Settings) -> None:
+    out = run("r912_draw_offer_declined_by_moving", settings)
+    assert says(out, "blind", 1.0)[0].startswith("Remis bieten Sie nach Ihrem Zug an.")
+    assert says(out, "blind", 3.0) == [
+        "Remis ist erst möglich, wenn beide Seiten einen Zug gemacht haben."
+    ]
+    assert says(out, "all", 6.0) == ["Weiß bietet Remis an."]
+    assert says(out, "blind", 7.0) == ["Ihr Remisangebot steht bereits."]
+    assert "Das Remisangebot von Weiß ist durch den Zug abgelehnt." in says(out, "all", 8.0)
+    assert results(out) == []
+    # 9.1.2.2: the offer is marked "(=)" on the scoresheet, after the offerer's move.
+    assert "2. Nf3\n{ [%clk 0:15:17] (=) }" in pgn_text(out)
+
+
+def test_9_1_draw_offers_both_ways_declined_by_word_and_accepted(settings: Settings) -> None:
+    out = run("r912_draw_offers_both_ways", settings)
+    assert says(out, "sighted", 2.0) == [
+        "Remis ist erst möglich, wenn beide Seiten einen Zug gemacht haben."
+    ]
+    assert says(out, "sighted", 4.0) == ["Es gibt kein Remisangebot zu beantworten."]
+    assert says(out, "all", 6.0) == ["Weiß bietet Remis an."]
+    assert says(out, "blind", 7.0) == [
+        "Sagen Sie Remis, um das Angebot anzunehmen, oder nein, um es abzulehnen."
+    ]
+    assert says(out, "all", 8.0) == ["Schwarz lehnt das Remisangebot ab."]
+    assert says(out, "all", 10.0) == ["Schwarz bietet Remis an."]
+    assert says(out, "all", 11.0) == ["Weiß lehnt das Remisangebot ab."]
+    _ended(out, "1/2-1/2", "agreement", 14.0)
+
+
+def test_5_1_2_resignation_asks_for_confirmation(settings: Settings) -> None:
+    out = run("r51_resignation_confirmed", settings)
+    assert says(out, "blind", 3.0) == ["Wirklich aufgeben? Ja oder nein."]
+    assert says(out, "blind", 4.0) == ["Nicht aufgegeben. Die Partie geht weiter."]
+    assert says(out, "blind", 6.0) == ["Ja gibt die Partie auf, nein spielt weiter."]
+    _ended(out, "0-1", "resignation", 7.0)
+    assert says(out, "blind", 8.0)[0].startswith("Die Partie ist beendet")
+    assert moves(out) == ["e2e4", "e7e5"]
+
+
+def test_5_1_2_resignation_when_the_opponent_cannot_mate_is_a_draw(settings: Settings) -> None:
+    out = run("r51_resignation_against_lone_king_is_draw", settings)
+    _ended(out, "1/2-1/2", "resignation_draw", 2.0)
+    sighted = run("r51_sighted_resigns", settings)
+    _ended(sighted, "1-0", "resignation", 1.0)
+
+
+def test_6_9_flag_fall_where_the_opponent_has_a_lone_king_is_a_draw(settings: Settings) -> None:
+    out = run("r69_flag_fall_against_lone_king_is_draw", settings)
+    flag = [line for line in out if "flag" in line]
+    assert flag == [{"t": 62.0, "flag": "black"}]  # at its own instant, before the next line
+    assert "Zeit abgelaufen für Schwarz." in says(out, "all", 62.0)
+    _ended(out, "1/2-1/2", "time_forfeit_draw", 62.0)
+
+
+def test_6_9_flag_fall_loses(settings: Settings) -> None:
+    out = run("r64_flag_fall_loses", settings)
+    assert [line for line in out if "flag" in line] == [{"t": 63.0, "flag": "white"}]
+    _ended(out, "0-1", "time_forfeit", 63.0)
+    assert pgn_game(out).headers["Termination"] == "time forfeit"
+    assert moves(out) == ["e2e4", "e7e5"]
