@@ -67,8 +67,10 @@ DELETE_COST = 0.5
 """A heard word that is not in the phrase (noise, a stray word)."""
 INSERT_COST = 0.5
 """A phrase word that was not heard (dropped by the speaker or the recogniser)."""
-OPTIONAL_INSERT_COST = 0.3
-"""A phrase word that speakers often leave out: departure file/rank, capture word, "Bauer"."""
+OPTIONAL_INSERT_COST = 0.4
+"""A phrase word that speakers often leave out: a piece's departure file/rank, the capture
+word, "Bauer". Above the default ambiguity_margin, so an exact phrase of one move is never
+made ambiguous by a longer phrase of another that merely adds such a word."""
 SUBSTITUTE_FLOOR = 0.4
 """Two different vocabulary words never cost less than this, however alike they sound."""
 UNKNOWN_FLOOR = 0.35
@@ -266,10 +268,12 @@ class _WordModel:
         kind = self.kinds.get(word)
         if word == PAWN_WORD or kind in ("capture", "promotion_word", "en_passant"):
             return OPTIONAL_INSERT_COST
-        if kind in ("file", "rank") and any(
-            self.kinds.get(w) == "file" for w in phrase[index + 1 :]
+        if (
+            kind in ("file", "rank")
+            and self.kinds.get(phrase[0]) == "piece"
+            and any(self.kinds.get(w) == "file" for w in phrase[index + 1 :])
         ):
-            return OPTIONAL_INSERT_COST  # part of the departure square
+            return OPTIONAL_INSERT_COST  # a named piece's departure file or rank
         return INSERT_COST
 
 
@@ -449,15 +453,18 @@ def match_move(
     ``reject_cost``, the words clearly name an illegal move (``refusal`` says why), or too many
     moves fit equally (``refusal`` asks for the whole move).
     """
-    table = phrase_table(board, vocab)
-    ranked = _rank(
-        nbest,
-        _move_trie(table, vocab),
-        vocab,
-        thresholds.reject_cost,
-        thresholds.nbest_penalty,
-        thresholds.min_confidence,
-    )
+    margin = thresholds.ambiguity_margin
+    trie = _move_trie(phrase_table(board, vocab), vocab)
+
+    def ranked_within(bound: float) -> list[tuple[chess.Move, float, Phrase, Phrase]]:
+        weight, floor = thresholds.nbest_penalty, thresholds.min_confidence
+        return _rank(nbest, trie, vocab, bound, weight, floor)
+
+    # Clear speech is the common case: a tight bound finds it and every rival that matters
+    # quickly; only when nothing is that good is the search widened to reject_cost.
+    ranked = ranked_within(min(thresholds.reject_cost, thresholds.accept_cost + margin))
+    if not ranked or ranked[0][1] > thresholds.accept_cost:
+        ranked = ranked_within(thresholds.reject_cost)
     candidates = tuple(Candidate(move, cost, phrase) for move, cost, phrase, _ in ranked)
     heard = ranked[0][3] if ranked else ()
     if not candidates:
@@ -467,7 +474,7 @@ def match_move(
         refusal = _illegal_move(board, nbest, vocab)
         if refusal is not None:
             return MatchResult(Decision.REJECT, candidates, None, refusal, heard)
-    close = [c for c in candidates if c.cost <= best.cost + thresholds.ambiguity_margin]
+    close = [c for c in candidates if c.cost <= best.cost + margin]
     if len(close) == 1 and best.cost <= thresholds.accept_cost:
         return MatchResult(Decision.ACCEPT, candidates[:1], best.move, None, heard)
     if len(close) == 1 and best.cost <= thresholds.confirm_cost:

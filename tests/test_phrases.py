@@ -1,0 +1,495 @@
+"""Legal moves ⇄ Appendix D words (issue 2 items 5 and 6; rules.md §1, §5, §6.3)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import chess
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_phrases_positions import EXAMPLES, positions
+
+from voice.config import MatchingSettings, Settings, override
+from voice.matcher import Decision, Hypothesis, match_move
+from voice.phrases import (
+    MoveIntent,
+    explain_refusal,
+    intent_moves,
+    parse_intent,
+    phrase_table,
+    render_move,
+    speakable,
+    spoken_forms,
+)
+from voice.vocabulary import PIECE_WORDS, Vocabulary
+
+PROPERTY = settings(
+    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+SAN = re.compile(
+    r"^(?P<piece>[KQRBN])?(?P<file>[a-h])?(?P<rank>[1-8])?(?P<x>x)?(?P<to>[a-h][1-8])"
+    r"(=(?P<promo>[QRBN]))?(?P<suffix>[+#])?$"
+)
+
+
+def expected_from_san(board: chess.Board, move: chess.Move, vocab: Vocabulary) -> tuple[str, ...]:
+    """The canonical words, derived independently from python-chess' SAN (Appendix C)."""
+    san = board.san(move)
+    suffix = {"+": ("schach",), "#": ("matt",)}.get(san[-1], ())
+    if san.startswith("O-O-O"):
+        return ("lange", "rochade", *suffix)
+    if san.startswith("O-O"):
+        return ("kurze", "rochade", *suffix)
+    parts = SAN.match(san)
+    assert parts is not None, san
+    words: list[str] = []
+    if parts["piece"]:
+        words.append(PIECE_WORDS[chess.PIECE_SYMBOLS.index(parts["piece"].lower())])
+    if parts["file"]:
+        words.append(vocab.file_words["abcdefgh".index(parts["file"])])
+    if parts["rank"]:
+        words.append(vocab.rank_words[int(parts["rank"]) - 1])
+    if parts["x"]:
+        words.append("schlägt")
+    words.extend(vocab.square_words(chess.parse_square(parts["to"])))
+    if parts["promo"]:
+        words.append(PIECE_WORDS[chess.PIECE_SYMBOLS.index(parts["promo"].lower())])
+    if board.is_en_passant(move):
+        words += ["en", "passant"]
+    return (*words, *suffix)
+
+
+# -- properties over positions from random play ------------------------------------------------
+
+
+@PROPERTY
+@given(positions())
+def test_canonical_form_carries_exactly_the_disambiguation_san_needs(board: chess.Board) -> None:
+    vocab = Vocabulary.default()
+    for move in board.legal_moves:
+        assert spoken_forms(board, move, vocab)[0] == expected_from_san(board, move, vocab)
+
+
+@PROPERTY
+@given(positions())
+def test_no_spoken_form_belongs_to_two_legal_moves(board: chess.Board) -> None:
+    vocab = Vocabulary.default()
+    table = phrase_table(board, vocab)
+    seen: dict[tuple[str, ...], chess.Move] = {}
+    for move in board.legal_moves:
+        forms = table.forms(move)
+        assert forms, f"{move} has no spoken form"
+        for phrase in forms:
+            assert seen.setdefault(phrase, move) == move, f"{phrase} names {seen[phrase]} too"
+            assert table.phrases[phrase] == move
+    assert len(seen) == len(table.phrases)
+
+
+@PROPERTY
+@given(positions())
+def test_every_phrase_read_as_words_selects_only_its_own_move(board: chess.Board) -> None:
+    """Independent of how the table was built: the grammar reading of each phrase, applied to
+    the legal moves, finds exactly the move the table gives it."""
+    vocab = Vocabulary.default()
+    for phrase, move in phrase_table(board, vocab).phrases.items():
+        intent = parse_intent(phrase, vocab)
+        assert intent is not None, phrase
+        assert intent_moves(board, intent) == [move], phrase
+
+
+@PROPERTY
+@given(positions(), st.data())
+def test_every_spoken_form_is_accepted_as_exactly_its_move(
+    board: chess.Board, data: st.DataObject
+) -> None:
+    vocab = Vocabulary.default()
+    thresholds = _thresholds()
+    moves = sorted(board.legal_moves, key=chess.Move.uci)
+    # Every move by its canonical words (with "Schach"/"matt") ...
+    checked = [(move, spoken_forms(board, move, vocab)[0]) for move in moves]
+    # ... and every accepted form of a few moves.
+    for move in data.draw(st.lists(st.sampled_from(moves), max_size=3, unique=True)):
+        checked += [(move, form) for form in spoken_forms(board, move, vocab)]
+    for move, form in checked:
+        result = match_move(board, [Hypothesis(form)], vocab, thresholds)
+        assert (result.decision, result.move) == (Decision.ACCEPT, move), form
+
+
+SPELLINGS = {
+    "eva": ("Eve", "Eva"),
+    "cesar": ("Cesar", "Cessar"),
+    "fünf": ("fünf", "fuenf"),
+    "läufer": ("Läufer", "Laeufer", "Laeuffer"),
+    "könig": ("König", "Koenig"),
+    "hector": ("Hector", "Hektor"),
+}
+
+
+@PROPERTY
+@given(positions(), st.data())
+def test_seed_spelling_variants_are_understood(board: chess.Board, data: st.DataObject) -> None:
+    vocab = Vocabulary.default()
+    thresholds = _thresholds()
+    moves = sorted(board.legal_moves, key=chess.Move.uci)
+    for move in data.draw(st.lists(st.sampled_from(moves), min_size=1, max_size=4, unique=True)):
+        words = spoken_forms(board, move, vocab)[0]
+        text = " ".join(data.draw(st.sampled_from(SPELLINGS.get(w, (w,)))) for w in words)
+        result = match_move(board, [Hypothesis(vocab.normalize(text))], vocab, thresholds)
+        assert (result.decision, result.move) == (Decision.ACCEPT, move), text
+
+
+def test_every_seed_spelling_of_one_move() -> None:
+    """Läufer/Laeufer/Laeuffer, Cesar/Cessar, fünf/fuenf in one move each."""
+    vocab = Vocabulary.default()
+    board = chess.Board("4k3/8/8/8/8/8/8/2B1K2R w K - 0 1")  # Bc1, Rh1, Ke1
+    thresholds = _thresholds()
+    for text, uci in [
+        ("Läufer Hector sechs", "c1h6"),
+        ("Laeufer Hektor sechs", "c1h6"),
+        ("Laeuffer Hector sechs", "c1h6"),
+        ("Koenig Eve zwei", "e1e2"),
+        ("König Eva zwei", "e1e2"),
+        ("Turm Hektor fuenf", "h1h5"),
+    ]:
+        result = match_move(board, [Hypothesis(vocab.normalize(text))], vocab, thresholds)
+        assert (result.decision, result.move) == (Decision.ACCEPT, chess.Move.from_uci(uci))
+    board = chess.Board("4k3/8/8/8/8/8/8/2R1K3 w - - 0 1")
+    result = match_move(
+        board, [Hypothesis(vocab.normalize("Turm Cessar fuenf"))], vocab, thresholds
+    )
+    assert result.move == chess.Move.from_uci("c1c5")
+
+
+# -- the rendering (issue item 6) --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fen", "san", "words"),
+    [
+        (chess.STARTING_FEN, "Nf3", "Springer Felix drei"),
+        (chess.STARTING_FEN, "e4", "Eva vier"),
+        ("5rk1/5ppp/8/8/8/3B4/7Q/6K1 w - - 0 1", "Qxh7#", "Dame schlägt Hector sieben matt"),
+        ("1n2k1n1/PP4PP/8/8/8/8/pp4pp/1N2K1N1 w - - 0 1", "a8=Q", "Anna acht Dame"),
+        (
+            "1n2k1n1/PP4PP/8/8/8/8/pp4pp/1N2K1N1 w - - 0 1",
+            "axb8=N",
+            "Anna schlägt Bella acht Springer",
+        ),
+        (
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "exf6",
+            "Eva schlägt Felix sechs en passant",
+        ),
+        ("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "O-O-O", "Lange Rochade"),
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "O-O", "Kurze Rochade"),
+        # disambiguation: by file, by rank, by the full square
+        ("k7/8/8/R6R/8/8/8/K7 w - - 0 1", "Rad5", "Turm Anna David fünf"),
+        ("2k5/R7/8/8/8/8/8/R5K1 w - - 0 1", "R1a4", "Turm eins Anna vier"),
+        ("8/8/8/7k/8/Q7/8/Q1Q3K1 w - - 0 1", "Qa1b2", "Dame Anna eins Bella zwei"),
+    ],
+)
+def test_render_move_speaks_appendix_d_words(fen: str, san: str, words: str) -> None:
+    board = chess.Board(fen)
+    assert render_move(board, board.parse_san(san), Vocabulary.default()) == words
+
+
+def test_pawn_and_capture_forms_are_all_accepted() -> None:
+    """Pawn moves with or without "Bauer", captures with or without the capture word, the long
+    form with the departure square, en passant with or without "en passant"."""
+    vocab = Vocabulary.default()
+    board = chess.Board("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3")
+    table = phrase_table(board, vocab)
+    exf6 = chess.Move.from_uci("e5f6")
+    for text in [
+        "Eva schlägt Felix sechs en passant",
+        "Eva schlägt Felix sechs",
+        "Eva nimmt Felix sechs",
+        "Eva Felix sechs",
+        "Eva Felix sechs en passant",
+        "Bauer Eva schlägt Felix sechs",
+        "Eva fünf schlägt Felix sechs",
+        "Eva fünf Felix sechs en passant",
+        "Bauer schlägt Felix sechs",
+    ]:
+        assert table.phrases[vocab.normalize(text)] == exf6, text
+    for text, uci in [
+        ("Eva sechs", "e5e6"),
+        ("Bauer Eva sechs", "e5e6"),
+        ("Eva fünf Eva sechs", "e5e6"),
+    ]:
+        assert table.phrases[vocab.normalize(text)] == chess.Move.from_uci(uci)
+
+
+def test_promotion_requires_the_piece() -> None:
+    vocab = Vocabulary.default()
+    board = chess.Board("1n2k1n1/PP4PP/8/8/8/8/pp4pp/1N2K1N1 w - - 0 1")
+    table = phrase_table(board, vocab)
+    for text in [
+        "Anna acht Dame",
+        "Anna acht wird Dame",
+        "Anna acht Umwandlung Dame",
+        "Bauer Anna sieben Anna acht Turm",
+    ]:
+        assert table.phrases[vocab.normalize(text)].promotion is not None, text
+    assert vocab.normalize("Anna acht") not in table.phrases
+    assert all(
+        p[-1] in {"dame", "turm", "läufer", "springer"}
+        for p, m in table.phrases.items()
+        if m.promotion
+    )
+
+
+def test_castling_by_name_and_by_king_square() -> None:
+    vocab = Vocabulary.default()
+    board = chess.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    table = phrase_table(board, vocab)
+    for text, uci in [
+        ("Kurze Rochade", "e1g1"),
+        ("König Gustav eins", "e1g1"),
+        ("König Eva eins Gustav eins", "e1g1"),
+        ("Lange Rochade", "e1c1"),
+        ("König Cesar eins", "e1c1"),
+    ]:
+        assert table.phrases[vocab.normalize(text)] == chess.Move.from_uci(uci), text
+
+
+def test_ambiguous_short_forms_are_left_out_but_long_forms_stay() -> None:
+    vocab = Vocabulary.default()
+    board = chess.Board("8/8/8/7k/8/Q7/8/Q1Q3K1 w - - 0 1")
+    table = phrase_table(board, vocab)
+    assert ("dame", "bella", "zwei") not in table.phrases
+    assert ("dame", "anna", "bella", "zwei") not in table.phrases  # a1 and a3
+    assert ("dame", "eins", "bella", "zwei") not in table.phrases  # a1 and c1
+    assert table.phrases[("dame", "anna", "eins", "bella", "zwei")] == chess.Move.from_uci("a1b2")
+    assert table.phrases[("dame", "cesar", "bella", "zwei")] == chess.Move.from_uci("c1b2")
+    assert table.phrases[("dame", "drei", "bella", "zwei")] == chess.Move.from_uci("a3b2")
+
+
+def test_words_list_covers_every_phrase_and_check_words() -> None:
+    vocab = Vocabulary.default()
+    table = phrase_table(chess.Board(), vocab)
+    assert {"springer", "felix", "drei", "schach", "matt", "bauer"} <= table.words()
+    assert "dame" not in table.words()  # the queen cannot move in the start position
+
+
+def test_configured_rank_words_are_spoken_and_understood(settings: Settings) -> None:
+    ranks = ["one", "two", "three", "four", "five", "six", "seven", "eight"]
+    vocab = Vocabulary.from_settings(
+        override(settings, vocabulary={"rank_words": ranks}).vocabulary
+    )
+    board = chess.Board()
+    assert render_move(board, chess.Move.from_uci("g1f3"), vocab) == "Springer Felix three"
+    result = match_move(
+        board, [Hypothesis(("springer", "felix", "three"))], vocab, settings.matching
+    )
+    assert result.move == chess.Move.from_uci("g1f3")
+
+
+# -- intents and refusals (rules.md §6.5: the program says why) --------------------------------
+
+
+def test_parse_intent_reads_words_without_the_board() -> None:
+    vocab = Vocabulary.default()
+    intent = parse_intent(vocab.normalize("Springer Gustav schlägt Felix drei Schach"), vocab)
+    assert intent == MoveIntent(piece=chess.KNIGHT, from_file=6, to_square=chess.F3, capture=True)
+    assert parse_intent(vocab.normalize("äh Eva acht wird Dame"), vocab) == MoveIntent(
+        to_square=chess.E8, promotion=chess.QUEEN, promotion_word=True
+    )
+    assert parse_intent(vocab.normalize("Lange Rochade"), vocab) == MoveIntent(castling="long")
+    for nonsense in [
+        "Springer",
+        "Felix",
+        "drei Felix",
+        "Guten Morgen",
+        "Springer Felix drei vier",
+        "",
+    ]:
+        assert parse_intent(vocab.normalize(nonsense), vocab) is None, nonsense
+
+
+@pytest.mark.parametrize(
+    ("fen", "text", "reason", "german"),
+    [
+        # the knight on e2 is pinned by the rook on e7
+        (
+            "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1",
+            "Springer Cesar drei",
+            "pinned",
+            "Der Springer auf Eva zwei ist gefesselt.",
+        ),
+        # the king may not step onto the rook's file
+        (
+            "3rk3/8/8/8/8/8/8/4K3 w - - 0 1",
+            "König David zwei",
+            "king_would_be_in_check",
+            "Der König stünde im Schach.",
+        ),
+        (
+            "4k3/8/8/8/8/8/4r3/R3K3 w - - 0 1",
+            "Turm Anna fünf",
+            "in_check",
+            "Der König steht im Schach.",
+        ),
+        (
+            chess.STARTING_FEN,
+            "Dame Hector fünf",
+            "no_piece_can_reach",
+            "Keine Dame kann nach Hector fünf.",
+        ),
+        (
+            chess.STARTING_FEN,
+            "Springer Eva vier",
+            "no_piece_can_reach",
+            "Kein Springer kann nach Eva vier.",
+        ),
+        (
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+            "Läufer Cesar vier",
+            "no_such_piece",
+            "Kein Läufer mehr auf dem Brett.",
+        ),
+        (
+            "1n2k1n1/PP4PP/8/8/8/8/pp4pp/1N2K1N1 w - - 0 1",
+            "Anna acht",
+            "which_piece",
+            "Welche Figur?",
+        ),
+        (
+            "1n2k1n1/PP4PP/8/8/8/8/pp4pp/1N2K1N1 w - - 0 1",
+            "Anna acht König",
+            "promotion_piece_not_allowed",
+            "Umwandlung nur in Dame, Turm, Läufer oder Springer.",
+        ),
+        (
+            chess.STARTING_FEN,
+            "Eva vier Dame",
+            "not_a_promotion",
+            "Auf Eva vier gibt es keine Umwandlung.",
+        ),
+        (
+            chess.STARTING_FEN,
+            "Eva drei Eva vier",
+            "no_piece_there",
+            "Auf Eva drei steht keine Figur.",
+        ),
+        (
+            chess.STARTING_FEN,
+            "Eva sieben Eva fünf",
+            "not_your_piece",
+            "Auf Eva sieben steht eine gegnerische Figur.",
+        ),
+        (
+            chess.STARTING_FEN,
+            "Turm Gustav eins Felix drei",
+            "wrong_piece_there",
+            "Kein Turm auf Gustav eins.",
+        ),
+        (
+            chess.STARTING_FEN,
+            "Springer Gustav eins Gustav drei",
+            "cannot_move_there",
+            "Der Springer auf Gustav eins kann nicht nach Gustav drei.",
+        ),
+        (
+            chess.STARTING_FEN,
+            "Springer David zwei",
+            "own_piece_there",
+            "Auf David zwei steht eine eigene Figur.",
+        ),
+        (
+            chess.STARTING_FEN,
+            "Eva schlägt David drei",
+            "nothing_to_capture",
+            "Auf David drei ist nichts zu schlagen.",
+        ),
+        (
+            chess.STARTING_FEN,
+            "Eva schlägt David drei en passant",
+            "no_en_passant",
+            "En passant ist jetzt nicht möglich.",
+        ),
+        (
+            "k7/8/8/R6R/8/8/8/K7 w - - 0 1",
+            "Turm David fünf",
+            "several_can_reach",
+            "Mehrere Türme können nach David fünf. Bitte das Ausgangsfeld nennen.",
+        ),
+        (
+            "r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1",
+            "Kurze Rochade",
+            "castling_not_allowed",
+            "Kurze Rochade ist nicht mehr erlaubt.",
+        ),
+        (
+            "r3k2r/8/8/8/8/8/8/RN2K2R w KQkq - 0 1",
+            "Lange Rochade",
+            "castling_blocked",
+            "Lange Rochade geht nicht: zwischen König und Turm steht eine Figur.",
+        ),
+        (
+            "r3k1r1/8/8/8/8/8/8/R3K2R w KQq - 0 1",
+            "König Gustav eins",
+            "castling_through_check",
+            "Kurze Rochade geht nicht: der König zöge über ein angegriffenes Feld oder ins Schach.",
+        ),
+        (
+            "r3k2r/8/8/8/8/8/4r3/R3K2R w KQkq - 0 1",
+            "Kurze Rochade",
+            "castling_in_check",
+            "Im Schach ist keine Rochade erlaubt.",
+        ),
+    ],
+)
+def test_explain_refusal_says_why(fen: str, text: str, reason: str, german: str) -> None:
+    vocab = Vocabulary.default()
+    board = chess.Board(fen)
+    intent = parse_intent(vocab.normalize(text), vocab)
+    assert intent is not None
+    refusal = explain_refusal(board, intent, vocab)
+    assert refusal.reason == reason
+    assert refusal.text("de") == german
+    assert refusal.text("en")  # every reason is worded in English too
+
+
+def test_explain_refusal_refuses_to_refuse_a_legal_move() -> None:
+    vocab = Vocabulary.default()
+    intent = parse_intent(("springer", "felix", "drei"), vocab)
+    assert intent is not None
+    with pytest.raises(ValueError, match="g1f3"):
+        explain_refusal(chess.Board(), intent, vocab)
+
+
+# -- text to speech ----------------------------------------------------------------------------
+
+
+def test_speakable_respells_what_espeak_says_wrong() -> None:
+    assert speakable("Läufer schlägt Cesar fünf") == "Läufer schlägt Zäsar fünf"
+    assert speakable("David vier, Kurze Rochade") == "Dahvitt vier, Kurze Ro-schade"
+    assert speakable("Eva schlägt David sechs en passant").endswith("ang passang")
+    assert speakable("Cesar", "xx") == "Cesar"  # no table: unchanged
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+@pytest.mark.parametrize(
+    ("word", "phonemes"), [("Cesar", "ts'E:zA:r"), ("David", "d'A:vIt"), ("Rochade", "S'A:d@")]
+)
+def test_espeak_pronounces_the_respelling_as_intended(word: str, phonemes: str) -> None:
+    """Rendered by the real German voice: "Cesar" starts with ts (not k), "David" is stressed on
+    its first syllable, "Rochade" has sch."""
+    said = subprocess.run(
+        ["espeak-ng", "-v", "de", "-x", "-q", speakable(word)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert phonemes in said
+
+
+def _thresholds() -> MatchingSettings:
+    from voice.config import load_settings
+
+    return load_settings(look_in_user_dir=False).matching
