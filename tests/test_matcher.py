@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import chess
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
-from test_phrases_positions import EXAMPLES, positions
+from test_phrases_positions import PROPERTY, position_and_move, positions
 
 from voice.config import MatchingSettings, Settings, load_settings, override
 from voice.matcher import (
@@ -22,9 +22,6 @@ from voice.matcher import (
 from voice.phrases import intent_moves, parse_intent, phrase_table, spoken_forms
 from voice.vocabulary import COMMAND_WORDS, Vocabulary
 
-PROPERTY = settings(
-    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
 VOCAB = Vocabulary.default()
 THRESHOLDS: MatchingSettings = load_settings(look_in_user_dir=False).matching
 
@@ -204,11 +201,11 @@ def _garble(word: str) -> str:
 
 
 @PROPERTY
-@given(positions(), st.data())
+@given(position_and_move(), st.data())
 def test_one_garbled_word_gives_the_right_move_first_and_never_plays_it_unasked(
-    board: chess.Board, data: st.DataObject
+    board_and_move: tuple[chess.Board, chess.Move], data: st.DataObject
 ) -> None:
-    move = data.draw(st.sampled_from(sorted(board.legal_moves, key=chess.Move.uci)))
+    board, move = board_and_move
     words = list(phrase_table(board, VOCAB).forms(move)[0])
     index = data.draw(st.integers(0, len(words) - 1))
     words[index] = _garble(words[index])
@@ -222,11 +219,11 @@ def test_one_garbled_word_gives_the_right_move_first_and_never_plays_it_unasked(
 
 
 @PROPERTY
-@given(positions(), st.data())
+@given(position_and_move(), st.data())
 def test_one_dropped_word_gives_the_right_move_among_the_best_or_says_why(
-    board: chess.Board, data: st.DataObject
+    board_and_move: tuple[chess.Board, chess.Move], data: st.DataObject
 ) -> None:
-    move = data.draw(st.sampled_from(sorted(board.legal_moves, key=chess.Move.uci)))
+    board, move = board_and_move
     words = list(spoken_forms(board, move, VOCAB)[0])
     assume(len(words) >= 2)
     del words[data.draw(st.integers(0, len(words) - 1))]

@@ -8,9 +8,9 @@ import subprocess
 
 import chess
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from test_phrases_positions import EXAMPLES, positions
+from test_phrases_positions import PROPERTY, positions
 
 from voice.config import MatchingSettings, Settings, override
 from voice.matcher import Decision, Hypothesis, match_move
@@ -25,10 +25,6 @@ from voice.phrases import (
     spoken_forms,
 )
 from voice.vocabulary import PIECE_WORDS, Vocabulary
-
-PROPERTY = settings(
-    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
 
 SAN = re.compile(
     r"^(?P<piece>[KQRBN])?(?P<file>[a-h])?(?P<rank>[1-8])?(?P<x>x)?(?P<to>[a-h][1-8])"

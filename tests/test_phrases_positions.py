@@ -15,6 +15,9 @@ from hypothesis import strategies as st
 
 EXAMPLES = int(os.environ.get("VOICE_CHESS_EXAMPLES", "60"))
 """Examples per property test; set VOICE_CHESS_EXAMPLES=1000 for a long run."""
+PROPERTY = settings(
+    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 SET_UPS: tuple[str, ...] = (
     chess.STARTING_FEN,
@@ -52,6 +55,13 @@ def positions(draw: st.DrawFn, max_plies: int = 24) -> chess.Board:
     if board.is_game_over():
         board.pop()
     return board
+
+
+@st.composite
+def position_and_move(draw: st.DrawFn) -> tuple[chess.Board, chess.Move]:
+    """A position from :func:`positions` and one of its legal moves."""
+    board = draw(positions())
+    return board, draw(st.sampled_from(sorted(board.legal_moves, key=chess.Move.uci)))
 
 
 def _features(board: chess.Board) -> set[str]:
