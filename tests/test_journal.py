@@ -1,0 +1,187 @@
+"""The journal: every input durable before its effects, torn tails tolerated, replay = resume."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from session_scripts import SCRIPTS
+
+from voice.config import Settings
+from voice.events import BlindSpeech, ScriptError, Setup, SightedMove, parse_input, parse_setup
+from voice.journal import Journal, parse_journal, read_journal
+from voice.resume import resume, run_journaled
+from voice.session import GameSession
+
+SETUP = Setup(mode="game", blind="white", time_control="300+2", profile="tournament")
+
+
+def _script(name: str) -> list[str]:
+    return (SCRIPTS / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+
+
+def test_journal_round_trip_is_the_same_script(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    events = [
+        BlindSpeech(1500, (("Springer Felix drei", 1.0),)),
+        BlindSpeech(2000, (("springer felix drei", 0.8), ("springer felix zwei", 0.3))),
+        SightedMove(4250, "e7e5"),
+    ]
+    with Journal.create(path, SETUP) as journal:
+        journal.extend(events)
+    contents = read_journal(path)
+    assert contents.setup == SETUP
+    assert list(contents.events) == events
+    assert contents.warnings == ()
+    assert contents.last_ms == 4250
+
+
+def test_every_line_is_fsynced_before_append_returns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "game.jsonl"
+    journal = Journal.create(path, SETUP)
+    synced: list[int] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        real_fsync(fd)
+        synced.append(len(path.read_bytes().splitlines()))
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    journal.append(SightedMove(1000, "e2e4"))
+    journal.append(SightedMove(2000, "e7e5"))
+    journal.close()
+    assert synced == [2, 3]  # each line was complete on disk when its fsync ran
+
+
+def test_journal_never_overwrites_an_existing_game(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    Journal.create(path, SETUP).close()
+    with pytest.raises(FileExistsError):
+        Journal.create(path, SETUP)
+
+
+def test_torn_last_line_is_ignored_with_a_warning_and_nothing_earlier_is_lost() -> None:
+    data = (
+        b'{"setup": {"mode": "game", "blind": "white", "time_control": "300"}}\n'
+        b'{"t": 1.0, "blind": "Eva vier"}\n'
+        b'{"t": 2.0, "sighted": "e7e5"}\n'
+        b'{"t": 3.0, "blind": "Springer Fe'
+    )
+    contents = parse_journal(data, "j")
+    assert [e.t_ms for e in contents.events] == [1000, 2000]
+    assert len(contents.warnings) == 1
+    assert "line 4" in contents.warnings[0] and "torn" in contents.warnings[0]
+    assert contents.good_bytes == data.index(b'{"t": 3.0')
+
+
+def test_complete_last_object_without_its_newline_is_kept() -> None:
+    data = b'{"setup": {"mode": "game", "time_control": "300"}}\n{"t": 1.0, "sighted": "e2e4"}'
+    contents = parse_journal(data, "j")
+    assert [e.t_ms for e in contents.events] == [1000]
+    assert contents.warnings == ()
+
+
+def test_corrupt_line_before_the_end_is_an_error_not_silently_dropped() -> None:
+    data = (
+        b'{"setup": {"mode": "game", "time_control": "300"}}\n'
+        b'{"t": 1.0, "sighted": "e2e4"\n'
+        b'{"t": 2.0, "blind": "Eva fuenf"}\n'
+    )
+    with pytest.raises(ScriptError, match="line 2"):
+        parse_journal(data, "j")
+
+
+def test_reopen_cuts_the_torn_tail_so_the_next_line_stands_alone(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    with Journal.create(path, SETUP) as journal:
+        journal.append(SightedMove(1000, "e2e4"))
+    with path.open("ab") as handle:
+        handle.write(b'{"t": 2.0, "sigh')
+    journal, contents = Journal.reopen(path)
+    assert contents.warnings
+    journal.append(SightedMove(3000, "e7e5"))
+    journal.close()
+    again = read_journal(path)
+    assert again.warnings == ()
+    assert [e.t_ms for e in again.events] == [1000, 3000]
+
+
+def test_simulate_journal_holds_the_script_inputs(tmp_path: Path, settings: Settings) -> None:
+    lines = _script("d2104_requests")
+    path = tmp_path / "j.jsonl"
+    list(run_journaled(lines, settings, journal_path=path))
+    written = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    original = [json.loads(line) for line in lines]
+    assert parse_setup(written[0]) == parse_setup(original[0])
+    assert [parse_input(obj) for obj in written[1:]] == [parse_input(o) for o in original[1:]]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "d2104_requests",
+        "d28_correction_inside_window",
+        "r912_draw_offers_both_ways",
+        "d29_retract_to_agreed_point",
+        "r953_wrong_claim_home_penalised",
+    ],
+)
+def test_replaying_a_journal_reproduces_the_state_exactly(
+    name: str, tmp_path: Path, settings: Settings
+) -> None:
+    lines = _script(name)
+    setup = parse_setup(json.loads(lines[0]))
+    live = GameSession(setup, settings)
+    path = tmp_path / "j.jsonl"
+    with Journal.create(path, setup) as journal:
+        for line in lines[1:]:
+            event = parse_input(json.loads(line))
+            journal.append(event)
+            live.handle(event)
+    contents = read_journal(path)
+    replayed = GameSession.replay(contents.setup, contents.events, settings)
+    assert replayed.state() == live.state()
+    assert replayed.pgn() == live.pgn()
+    # Resuming is the same replay, then the announcement of where the game stands.
+    resumed = resume(path, settings)
+    resumed.journal.close()
+    assert isinstance(resumed.core, GameSession)
+    assert resumed.core.pgn() == live.pgn()
+    assert resumed.core.state()["fen"] == live.state()["fen"]
+    assert resumed.core.state()["clock"] == live.state()["clock"]
+
+
+def test_resume_keeps_whose_turn_the_open_question_and_the_draw_offer(
+    tmp_path: Path, settings: Settings
+) -> None:
+    path = tmp_path / "j.jsonl"
+    script = [
+        '{"setup": {"mode": "game", "blind": "black", "time_control": "600+5"}}',
+        '{"t": 2, "sighted": "e4"}',
+        '{"t": 5, "blind": "Eva fünf"}',
+        '{"t": 9, "sighted": "Nf3"}',
+        '{"t": 10, "key": "sighted:draw_offer"}',
+        '{"t": 14, "blind": "Aufgabe"}',
+    ]
+    list(run_journaled(script[:1] + script[1:], settings, journal_path=path))
+    out = list(run_journaled(None, settings, resume_path=path))
+    says = [line["say"] for line in out if "say" in line]
+    assert says[0] == (
+        "Partie fortgesetzt. Schwarz ist am Zug. Weiß zehn Minuten vier Sekunden, "
+        "Schwarz neun Minuten siebenundfünfzig Sekunden."
+    )
+    assert "Offen war noch: Wirklich aufgeben? Ja oder nein." in says
+    assert "Das Remisangebot von Weiß steht noch." in says
+    clock = [line for line in out if "clock" in line][-1]
+    assert clock == {
+        "t": 14.0,
+        "clock": {"white": 604.0, "black": 597.0, "running": "black", "moves": 2},
+    }
+    # Going on after the resume: the pending question is answered, the journal grows.
+    more = list(run_journaled(['{"t": 20, "blind": "nein"}'], settings, resume_path=path))
+    assert "Nicht aufgegeben. Die Partie geht weiter." in [m.get("say") for m in more]
+    assert read_journal(path).last_ms == 20000
