@@ -485,6 +485,21 @@ def test_espeak_pronounces_the_respelling_as_intended(word: str, phonemes: str) 
     assert phonemes in said
 
 
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+@pytest.mark.parametrize(
+    ("word", "phonemes"), [("Springer", "Spr'IN3"), ("Cesar", "ts'eIs"), ("Eva", "'eIv@")]
+)
+def test_english_voice_says_the_german_words_roughly_right(word: str, phonemes: str) -> None:
+    """The English voice must not spell "Springer" out as letters or say "Seizar"."""
+    said = subprocess.run(
+        ["espeak-ng", "-v", "en", "-x", "-q", speakable(word, "en")],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert phonemes in said
+
+
 def _thresholds() -> MatchingSettings:
     from voice.config import load_settings
 

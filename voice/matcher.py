@@ -28,6 +28,7 @@ Pure: no I/O, no clock.
 from __future__ import annotations
 
 import math
+import threading
 import weakref
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -361,11 +362,16 @@ class _Trie(Generic[T]):
 _TRIES: weakref.WeakKeyDictionary[PhraseTable, _Trie[chess.Move]] = weakref.WeakKeyDictionary()
 
 
+_TRIES_LOCK = threading.Lock()
+
+
 def _move_trie(table: PhraseTable, vocab: Vocabulary) -> _Trie[chess.Move]:
-    trie = _TRIES.get(table)
+    with _TRIES_LOCK:
+        trie = _TRIES.get(table)
     if trie is None:
         trie = _Trie(table.phrases.items(), _WordModel.of(vocab))
-        _TRIES[table] = trie
+        with _TRIES_LOCK:
+            trie = _TRIES.setdefault(table, trie)
     return trie
 
 

@@ -17,6 +17,7 @@ Pure: python-chess and the vocabulary only (the message catalogue is read only t
 from __future__ import annotations
 
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -187,20 +188,23 @@ def _build_table(board: chess.Board, vocab: Vocabulary) -> PhraseTable:
 
 _CACHE: OrderedDict[tuple[object, ...], PhraseTable] = OrderedDict()
 _CACHE_SIZE = 64
+_CACHE_LOCK = threading.Lock()  # the recogniser's thread builds grammars from it too
 
 
 def phrase_table(board: chess.Board, vocab: Vocabulary) -> PhraseTable:
     """The phrase table of ``board``'s position (cached: the session, the recogniser's grammar
     and the matcher all ask for the same position)."""
     key = (board.epd(), board.chess960, vocab.file_words, vocab.rank_words)
-    table = _CACHE.get(key)
-    if table is None:
-        table = _build_table(board, vocab)
-        _CACHE[key] = table
+    with _CACHE_LOCK:
+        table = _CACHE.get(key)
+        if table is not None:
+            _CACHE.move_to_end(key)
+            return table
+    table = _build_table(board, vocab)
+    with _CACHE_LOCK:
+        table = _CACHE.setdefault(key, table)
         if len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
-    else:
-        _CACHE.move_to_end(key)
     return table
 
 
@@ -243,6 +247,36 @@ _RESPELLINGS: Mapping[str, Mapping[str, str]] = {
         "david": "Dahvitt",
         "rochade": "Ro-schade",
         "en passant": "ang passang",
+    },
+    # espeak-ng's English voice reads the German words as English ("Eva" as "Eeva", "Springer"
+    # spelt out as letters, "drei" as "dray"); checked with `espeak-ng -v en -x`.
+    "en": {
+        "anna": "Ahna",
+        "cesar": "Tsaysar",
+        "cessar": "Tsaysar",
+        "david": "Dahvit",
+        "eva": "Ehva",
+        "felix": "Faylix",
+        "gustav": "Goostaf",
+        "drei": "dry",
+        "vier": "fear",
+        "fünf": "foonf",
+        "sechs": "zex",
+        "sieben": "zeeben",
+        "acht": "ahkt",
+        "könig": "Kernig",
+        "dame": "Dahmuh",
+        "turm": "Toorm",
+        "läufer": "Loyfer",
+        "springer": "Schpringer",
+        "schlägt": "shlaygt",
+        "schach": "Shahk",
+        "rochade": "Roshahde",
+        "kurze": "Koortsuh",
+        "lange": "Lahnguh",
+        "umwandlung": "Oomvandloong",
+        "wird": "veert",
+        "en passant": "on passon",
     },
 }
 
