@@ -253,6 +253,15 @@ def test_castling_by_name_and_by_king_square() -> None:
         assert table.phrases[vocab.normalize(text)] == chess.Move.from_uci(uci), text
 
 
+def test_chess960_castling_and_a_king_move_to_the_same_square_stay_apart() -> None:
+    """King f1, rook h1: castling and Kg1 both end on g1; each keeps its own canonical form."""
+    vocab = Vocabulary.default()
+    board = chess.Board("k7/8/8/8/8/8/8/5K1R w H - 0 1", chess960=True)
+    table = phrase_table(board, vocab)
+    assert table.phrases[("kurze", "rochade")] == chess.Move.from_uci("f1h1")
+    assert table.phrases[("könig", "gustav", "eins")] == chess.Move.from_uci("f1g1")
+
+
 def test_ambiguous_short_forms_are_left_out_but_long_forms_stay() -> None:
     vocab = Vocabulary.default()
     board = chess.Board("8/8/8/7k/8/Q7/8/Q1Q3K1 w - - 0 1")

@@ -171,18 +171,24 @@ def _all_forms(board: chess.Board, vocab: Vocabulary) -> dict[chess.Move, list[P
 
 
 def _build_table(board: chess.Board, vocab: Vocabulary) -> PhraseTable:
-    owners: dict[Phrase, chess.Move | None] = {}
+    """Keep each move's canonical form (unique, as SAN is) and every other form that no other
+    move shares. A canonical form wins over another move's variant ("König Gustav eins" is Kg1,
+    not Chess960 castling, when both exist)."""
     candidates = _all_forms(board, vocab)
+    canonical: dict[Phrase, chess.Move] = {}
     for move, phrases in candidates.items():
-        for phrase in phrases:
-            owner = owners.get(phrase, move)
-            owners[phrase] = move if owner == move else None
-    unique: dict[chess.Move, tuple[Phrase, ...]] = {}
+        if canonical.setdefault(phrases[0], move) != move:
+            raise AssertionError(f"two moves are both said {phrases[0]}")
+    owners: dict[Phrase, chess.Move | None] = dict(canonical)
     for move, phrases in candidates.items():
-        kept = tuple(dict.fromkeys(p for p in phrases if owners[p] == move))
-        if not kept or kept[0] != phrases[0]:
-            raise AssertionError(f"canonical form of {move.uci()} is not unique: {phrases[0]}")
-        unique[move] = kept
+        for phrase in phrases[1:]:
+            if phrase not in canonical:
+                owner = owners.setdefault(phrase, move)
+                owners[phrase] = move if owner == move else None
+    unique = {
+        move: tuple(dict.fromkeys(p for p in phrases if owners[p] == move))
+        for move, phrases in candidates.items()
+    }
     return PhraseTable(unique)
 
 
