@@ -114,3 +114,12 @@ def test_arbiter_action_while_window_open_the_move_completes_without_time(
 def test_arbiter_actions_are_validated(action: str, params: dict, error: str) -> None:
     with pytest.raises(ArbiterError, match=error):
         read_action(action, params)
+
+
+def test_arbiter_penalty_and_guideline_III_4_increment(settings: Settings) -> None:
+    out = run("arbiter_penalty_and_increment", settings)
+    assert clock_at(out, 20.0)["white"] == clock_at(out, 10.0)["white"] + 60  # blitz: 1 min
+    assert says(out, "all", 20.0) == ["Schiedsrichter: Weiß erhält eine Minute dazu."]
+    # From the next completed move on, 5 s are added for both.
+    assert clock_at(out, 35.0)["black"] == clock_at(out, 30.0)["black"] - 5 + 5
+    assert says(out, "arbiter", 36.0)[0].startswith("Aktion increment abgelehnt")

@@ -23,6 +23,12 @@ Actions (FIDE articles in brackets):
     a completed illegal move by ``side`` (7.5): the position may be reinstated in the same action
     (as ``retract``); the first gives the opponent the penalty time (+2 minutes, +1 in rapid and
     blitz), the second loses the game, or draws it when the opponent cannot checkmate (7.5.5).
+``penalty {side}``
+    give ``side`` the penalty time of this control (+2 minutes, +1 in rapid and blitz) for an
+    offence of the opponent that the arbiter rules on (7.5.5, 9.5.3, 12.9).
+``increment {seconds}``
+    Guideline III.4: an increment for both players from the next move on, in a game played
+    without one (the opponent's two extra minutes are given with ``add_time``).
 ``wrong_claim {side}``
     an incorrect draw claim by ``side`` (9.5.3): the opponent gets the penalty time. In the
     tournament profile the program logs wrong claims and leaves this decision to the arbiter.
@@ -49,6 +55,8 @@ ACTIONS: tuple[str, ...] = (
     "set_moves",
     "retract",
     "illegal_move",
+    "penalty",
+    "increment",
     "wrong_claim",
     "declare_result",
     "approve_setup",
@@ -167,8 +175,13 @@ def read_action(action: str, params: Mapping[str, Any]) -> ArbiterCommand:
             offender = _side(params)
             back = _retraction({k: v for k, v in params.items() if k != "side"}, required=False)
             return ArbiterCommand(action, reason, side=offender, retraction=back)
-        case "wrong_claim":
+        case "wrong_claim" | "penalty":
             return ArbiterCommand(action, reason, side=_side(params))
+        case "increment":
+            ms = _seconds(params, "seconds")
+            if ms <= 0:
+                raise ArbiterError("'seconds' must be more than zero")
+            return ArbiterCommand(action, reason, ms=ms)
         case "declare_result":
             result = params.get("result")
             if result not in _RESULTS:

@@ -1201,6 +1201,17 @@ class GameSession:
                     side=other(command.side),
                     ms=self.control.penalty_ms,
                 )
+            case "penalty":
+                assert command.side is not None
+                self.clock.apply_penalty(command.side, t)
+                self._rearm_warnings(t)
+                self._say_all(
+                    out, t, "arbiter.penalty", side=command.side, ms=self.control.penalty_ms
+                )
+            case "increment":
+                assert command.ms is not None
+                self.clock.introduce_increment(command.ms, t)
+                self._say_all(out, t, "arbiter.increment", ms=command.ms)
             case "declare_result":
                 assert command.result is not None
                 if self.result is not None:
