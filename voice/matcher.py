@@ -113,8 +113,9 @@ class Candidate:
 
 @dataclass(frozen=True)
 class MatchResult:
-    """The decision, the candidates (best first; at most ``max_choices`` for CHOOSE), the move
-    for ACCEPT/CONFIRM, and for some REJECTs the reason to say (an illegal move, too vague)."""
+    """The decision, the candidates (best first, at most ``max_choices``; for a REJECT what
+    came nearest), the move for ACCEPT/CONFIRM, and for some REJECTs the reason to say (an
+    illegal move, a promotion without its piece, too many moves fit)."""
 
     decision: Decision
     candidates: tuple[Candidate, ...]
@@ -473,21 +474,23 @@ def match_move(
         ranked = ranked_within(thresholds.reject_cost)
     candidates = tuple(Candidate(move, cost, phrase) for move, cost, phrase, _ in ranked)
     heard = ranked[0][3] if ranked else ()
+    listening = [h for h in nbest if h.confidence >= thresholds.min_confidence]
+    shown = candidates[: thresholds.max_choices]  # for a REJECT: what came nearest
     if not candidates:
-        return MatchResult(Decision.REJECT, (), None, _illegal_move(board, nbest, vocab))
+        return MatchResult(Decision.REJECT, (), None, _illegal_move(board, listening, vocab))
     best = candidates[0]
     if best.cost > thresholds.accept_cost:
-        refusal = _illegal_move(board, nbest, vocab)
+        refusal = _illegal_move(board, listening, vocab)
         if refusal is not None:
-            return MatchResult(Decision.REJECT, candidates, None, refusal, heard)
+            return MatchResult(Decision.REJECT, shown, None, refusal, heard)
     close = [c for c in candidates if c.cost <= best.cost + margin]
     if len(close) == 1 and best.cost <= thresholds.accept_cost:
         return MatchResult(Decision.ACCEPT, candidates[:1], best.move, None, heard)
     if len(close) == 1 and best.cost <= thresholds.confirm_cost:
         return MatchResult(Decision.CONFIRM, candidates[:1], best.move, None, heard)
     if len(close) > thresholds.max_choices:
-        refusal = _too_vague(board, nbest, vocab)
-        return MatchResult(Decision.REJECT, candidates, None, refusal, heard)
+        refusal = _too_vague(board, listening, vocab)
+        return MatchResult(Decision.REJECT, shown, None, refusal, heard)
     offered = close if len(close) > 1 else list(candidates[: thresholds.max_choices])
     if len(offered) == 1:
         return MatchResult(Decision.CONFIRM, candidates[:1], best.move, None, heard)
