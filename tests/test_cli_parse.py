@@ -164,3 +164,4 @@ def test_parse_benchmark_prints_its_figures() -> None:
     assert done.returncode == 0, done.stderr
     assert "positions: 3" in done.stdout
     assert "match one utterance" in done.stdout and " ms" in done.stdout
+    assert "exact words" in done.stdout and "played right 100.0%" in done.stdout

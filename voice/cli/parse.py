@@ -15,15 +15,16 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 import chess
 
 from voice.config import MatchingSettings, Settings
-from voice.matcher import Hypothesis, MatchResult, match_move
+from voice.matcher import Decision, Hypothesis, MatchResult, match_move, sound_distance
 from voice.phrases import phrase_table, render_move
-from voice.vocabulary import Vocabulary
+from voice.vocabulary import PIECE_WORDS, Vocabulary
 
 NAME = "parse"
 HELP = "match heard words against the legal moves of a position and print the decision as JSON"
@@ -173,15 +174,48 @@ def _random_positions(count: int, seed: int = 2024) -> list[chess.Board]:
     return boards
 
 
+def _confusions(vocab: Vocabulary) -> dict[str, str]:
+    """Each file, rank and piece word → the other word of its kind that sounds most like it
+    (what a recogniser confuses it with)."""
+    groups = [vocab.file_words, vocab.rank_words, tuple(PIECE_WORDS.values())]
+    return {
+        word: min((w for w in group if w != word), key=lambda w: sound_distance(word, w))
+        for group in groups
+        for word in group
+    }
+
+
+def _outcome(result: MatchResult, move: chess.Move, meant: chess.Move | None) -> str:
+    """How a match ended for a speaker who meant ``move``; ``meant`` is the move the corrupted
+    words name exactly (then playing it is what the words said, not a matcher error)."""
+    offered = [c.move for c in result.candidates]
+    if result.decision == Decision.ACCEPT:
+        if result.move == move:
+            return "played right"
+        return "played the move the words name" if result.move == meant else "played WRONG"
+    if result.decision == Decision.CONFIRM:
+        return "asked back right" if result.move == move else "asked back another"
+    if result.decision == Decision.CHOOSE:
+        return "offered incl. right" if move in offered else "offered without right"
+    return "refused, saying why" if result.refusal is not None else "not understood"
+
+
 def benchmark(count: int, vocab: Vocabulary, thresholds: MatchingSettings) -> str:
-    """Cold phrase-table build per position, then matching one exact and one misheard phrase
-    per legal move (every few moves); returns the figures as text."""
+    """Cold phrase-table build per position; then, for every fifth legal move, its canonical
+    words exactly, with one word confused with the nearest-sounding word of its kind, and with
+    one word dropped: how long matching takes and how each case ends. Returns the report."""
     from voice import phrases
 
     rng = random.Random(7)
+    confusions = _confusions(vocab)
     build_ms: list[float] = []
     match_ms: list[float] = []
     sizes: list[int] = []
+    outcomes: dict[str, Counter[str]] = {
+        "exact": Counter(),
+        "confused": Counter(),
+        "dropped": Counter(),
+    }
     for board in _random_positions(count):
         phrases._CACHE.clear()
         start = time.perf_counter()
@@ -190,23 +224,31 @@ def benchmark(count: int, vocab: Vocabulary, thresholds: MatchingSettings) -> st
         build_ms.append((time.perf_counter() - start) * 1000)
         sizes.append(len(table))
         for move in table.moves()[::5]:
-            words = list(table.forms(move)[0])
-            heard = [tuple(words)]
-            words[rng.randrange(len(words))] = rng.choice(vocab.rank_words)
-            heard.append(tuple(words))
-            for phrase in heard:
+            words = table.forms(move)[0]
+            confusable = [i for i, w in enumerate(words) if w in confusions]
+            index = rng.choice(confusable)
+            confused = (*words[:index], confusions[words[index]], *words[index + 1 :])
+            index = rng.randrange(len(words))
+            dropped = words[:index] + words[index + 1 :]
+            for kind, phrase in (("exact", words), ("confused", confused), ("dropped", dropped)):
                 start = time.perf_counter()
-                match_move(board, [Hypothesis(phrase)], vocab, thresholds)
+                result = match_move(board, [Hypothesis(phrase)], vocab, thresholds)
                 match_ms.append((time.perf_counter() - start) * 1000)
+                outcomes[kind][_outcome(result, move, table.phrases.get(phrase))] += 1
     match_ms.sort()
-    return (
+    lines = [
         f"positions: {len(sizes)}, phrases per position: mean {statistics.mean(sizes):.0f}, "
-        f"max {max(sizes)}\n"
+        f"max {max(sizes)}",
         f"phrase table + search trie (cold): mean {statistics.mean(build_ms):.2f} ms, "
-        f"max {max(build_ms):.2f} ms\n"
+        f"max {max(build_ms):.2f} ms",
         f"match one utterance ({len(match_ms)}): mean {statistics.mean(match_ms):.2f} ms, "
-        f"p95 {match_ms[int(len(match_ms) * 0.95)]:.2f} ms, max {match_ms[-1]:.2f} ms"
-    )
+        f"p95 {match_ms[int(len(match_ms) * 0.95)]:.2f} ms, max {match_ms[-1]:.2f} ms",
+    ]
+    for kind, tally in outcomes.items():
+        total = sum(tally.values())
+        shares = ", ".join(f"{name} {n / total:.1%}" for name, n in tally.most_common())
+        lines.append(f"{kind} words ({total}): {shares}")
+    return "\n".join(lines)
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
