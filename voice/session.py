@@ -19,35 +19,33 @@ The rules that shape it (rules.md; FIDE Laws 2023, Appendix D):
 - Game end: checkmate, stalemate, dead position, fivefold repetition and the 75-move rule at
   once; threefold repetition and the 50-move rule by claim; agreement; resignation; flag fall
   with the 6.9 draw; arbiter decisions.
+
+This module is the blind player's protocol and the sighted player's moves; the shared state is
+in :mod:`voice.session_base`, draws and resignation in :mod:`voice.session_draws`, the arbiter's
+actions in :mod:`voice.session_arbiter`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import chess
 
 from voice import announcements as ann
-from voice.arbiter import ArbiterCommand, ArbiterError, Retraction, read_action
-from voice.clock import SIDES, Clock, ClockError, other
+from voice.clock import SIDES, other
 from voice.config import Settings
 from voice.events import (
     ArbiterAction,
     Ask,
-    Audience,
     BlindSpeech,
     ClockPress,
-    ClockState,
     Flag,
     InputEvent,
     KeyPress,
-    MoveMade,
     OutputEvent,
     Pause,
     Refused,
-    Result,
     Resume,
     Say,
     Setup,
@@ -57,12 +55,22 @@ from voice.events import (
     to_seconds,
 )
 from voice.matcher import Decision, Hypothesis, MatchResult, match_move, rank_phrases
-from voice.messages import message
 from voice.phrases import MoveIntent, Refusal, explain_refusal, phrase_table, render_move
 from voice.position_words import position_words, where_words
-from voice.scoresheet import Entry, Scoresheet
-from voice.spoken_time import duration_words, number_words
-from voice.timecontrol import parse_time_control
+from voice.session_arbiter import ArbiterMixin
+from voice.session_base import (
+    LogEntry,
+    Outputs,
+    PendingChoice,
+    PendingConfirm,
+    PendingCorrection,
+    PendingResign,
+    color_of,
+    game_message,
+    side_of,
+)
+from voice.session_draws import DrawsMixin
+from voice.spoken_time import duration_words
 from voice.utterance import Command, command_table, read_command
 
 # Refusal reasons that are not an attempt at an illegal move (the words were too vague).
@@ -126,144 +134,17 @@ SIGHTED_KEYS = (
 )
 
 
-def color_of(side: Side) -> chess.Color:
-    return chess.WHITE if side == "white" else chess.BLACK
-
-
-def side_of(color: chess.Color) -> Side:
-    return "white" if color == chess.WHITE else "black"
-
-
-# -- what the session may be waiting for ------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PendingConfirm:
-    """ "Springer Felix drei?": "ja" makes the move, "nein" discards it."""
-
-    move: chess.Move
-    spoken: str
-
-
-@dataclass(frozen=True)
-class PendingChoice:
-    """Candidates offered by number; the number or a fuller move picks one."""
-
-    moves: tuple[chess.Move, ...]
-    spoken: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class PendingCorrection:
-    """A move announced but not yet made: the correction window runs until ``ends_ms``."""
-
-    move: chess.Move
-    spoken: str
-    ends_ms: int
-
-
-@dataclass(frozen=True)
-class PendingResign:
-    """ "Wirklich aufgeben?" asked of the blind player."""
-
-
-Pending = PendingConfirm | PendingChoice | PendingCorrection | PendingResign
-
-
-@dataclass(frozen=True)
-class DrawOffer:
-    by: Side
-    t_ms: int
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One line of the arbiter's log: an action, an illegal attempt, a wrong claim."""
-
-    t_ms: int
-    kind: str
-    side: Side | None = None
-    detail: str = ""
-    params: dict[str, Any] = field(default_factory=dict)
-
-    def as_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"t": to_seconds(self.t_ms), "kind": self.kind}
-        if self.side is not None:
-            out["side"] = self.side
-        if self.detail:
-            out["detail"] = self.detail
-        if self.params:
-            out["params"] = dict(self.params)
-        return out
-
-
-class _Outputs:
-    """The outputs of one input, in order; remembers what the blind player last heard."""
-
-    def __init__(self) -> None:
-        self.events: list[OutputEvent] = []
-
-    def add(self, event: OutputEvent) -> None:
-        self.events.append(event)
-
-
 # -- the session --------------------------------------------------------------------------------
 
 
-class GameSession:
+class GameSession(DrawsMixin, ArbiterMixin):
     """One game between a blind and a sighted player (or an engine on the sighted side)."""
-
-    def __init__(self, setup: Setup, settings: Settings) -> None:
-        self.setup = setup
-        self.settings = settings
-        extra = setup.extra
-        self.language = setup.language or settings.language.blind
-        self.opponent_language = str(extra.get("opponent_language", settings.language.opponent))
-        from voice.vocabulary import Vocabulary
-
-        self.vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
-        self.profile = setup.profile
-        self.blind: Side = setup.blind
-        self.sighted: Side = other(setup.blind)
-        self.board = chess.Board(setup.fen) if setup.fen else chess.Board()
-        self.start_fen = self.board.fen()
-        control_text = setup.time_control or settings.clock.time_control
-        self.control = parse_time_control(control_text, settings.clock.presets)
-        self.clock = Clock(self.control)
-        self.correction_ms = round(
-            float(extra.get("correction_window", settings.session.correction_window)) * 1000
-        )
-        self.always_confirm = bool(extra.get("always_confirm", settings.session.always_confirm))
-        self.repeat_back = bool(extra.get("repeat_back_check", settings.session.repeat_back_check))
-        self.warn_low_time = self.profile == "home" and bool(
-            extra.get("warn_low_time", settings.clock.warn_low_time)
-        )
-        self.sheet = Scoresheet(
-            start_fen=self.start_fen,
-            time_control=self.control.text,
-            headers={k: str(v) for k, v in extra.items() if k in _HEADER_KEYS},
-        )
-        self.now = 0
-        self.pending: Pending | None = None
-        self.offer: DrawOffer | None = None
-        self.result: Result | None = None
-        self.attempts: dict[Side, int] = {"white": 0, "black": 0}
-        self.illegal_moves: dict[Side, int] = {"white": 0, "black": 0}
-        self.wrong_claims: dict[Side, int] = {"white": 0, "black": 0}
-        self.log: list[LogEntry] = []
-        self.last_said = ""
-        self.expect_repeat: chess.Move | None = None  # the opponent's move to repeat back
-        thresholds = sorted(set(settings.clock.low_time_warnings), reverse=True)
-        self._thresholds_ms = [s * 1000 for s in thresholds]
-        start_ms = self.clock.remaining_ms(self.blind, 0)
-        self._warned: set[int] = {ms for ms in self._thresholds_ms if ms >= start_ms}
-        self.clock.start(0, side_of(self.board.turn))
 
     # -- the Core protocol ------------------------------------------------------------------
 
     def handle(self, event: InputEvent) -> list[OutputEvent]:
         """Apply one input at its instant; return everything it causes, in order."""
-        out = _Outputs()
+        out = Outputs()
         t = max(event.t_ms, self.now)
         self._advance(t, out)
         self.now = t
@@ -320,14 +201,14 @@ class GameSession:
     def resume_announcement(self) -> list[OutputEvent]:
         """ "Partie fortgesetzt": whose turn, both clocks, and what is still open."""
         t = self.now
-        out = _Outputs()
+        out = Outputs()
         if self.result is not None:
             self._say_all(out, t, "resume.over", result=self._result_words(self.result))
             out.add(self._clock_state(t))
             return out.events
         turn = side_of(self.board.turn)
         for to, language in self._audiences():
-            text = _m(
+            text = game_message(
                 language,
                 "resume.game",
                 side=ann.side_name(turn, language),
@@ -341,6 +222,20 @@ class GameSession:
             self._say_all(out, t, "resume.offer", by=self.offer.by)
         out.add(self._clock_state(t))
         return out.events
+
+    def _pending_question(self) -> str:
+        match self.pending:
+            case PendingConfirm(spoken=spoken):
+                return game_message(self.language, "confirm.question", move=spoken)
+            case PendingChoice(spoken=spoken_list):
+                return game_message(
+                    self.language, "choose.question", options=self._options(spoken_list)
+                )
+            case PendingCorrection(spoken=spoken):
+                return spoken
+            case PendingResign():
+                return game_message(self.language, "resign.question")
+        return ""
 
     # -- state for the web board and the arbiter's panel ------------------------------------
 
@@ -428,7 +323,7 @@ class GameSession:
 
     # -- time passing -----------------------------------------------------------------------
 
-    def _advance(self, t: int, out: _Outputs) -> None:
+    def _advance(self, t: int, out: Outputs) -> None:
         """Let what time alone causes happen, each at its own instant, up to ``t``."""
         while self.result is None:
             due = [
@@ -473,7 +368,7 @@ class GameSession:
             return self.now
         return self.now + left - max(pending)
 
-    def _low_time_warning(self, t: int, out: _Outputs) -> None:
+    def _low_time_warning(self, t: int, out: Outputs) -> None:
         left = self.clock.remaining_ms(self.blind, t)
         crossed = [ms for ms in self._thresholds_ms if ms not in self._warned and left <= ms]
         if not crossed:
@@ -481,7 +376,7 @@ class GameSession:
         self._warned.update(crossed)
         self._tell(out, t, "time.low", time=duration_words(left, self.language))
 
-    def _on_flag(self, side: Side, t: int, control_met: bool, out: _Outputs) -> None:
+    def _on_flag(self, side: Side, t: int, control_met: bool, out: Outputs) -> None:
         out.add(Flag(t, side))
         if control_met:
             # 6.4: the counter shows the period's moves completed, so the flag does not lose.
@@ -496,7 +391,7 @@ class GameSession:
 
     # -- the blind player's words -----------------------------------------------------------
 
-    def _on_speech(self, event: BlindSpeech, t: int, out: _Outputs) -> None:
+    def _on_speech(self, event: BlindSpeech, t: int, out: Outputs) -> None:
         floor = self.settings.matching.min_confidence
         heard = [
             Hypothesis(self.vocab.normalize(text), confidence)
@@ -566,19 +461,19 @@ class GameSession:
             return None
         return command
 
-    def _propose(self, move: chess.Move, t: int, out: _Outputs) -> None:
+    def _propose(self, move: chess.Move, t: int, out: Outputs) -> None:
         """A move that fits clearly: made (or asked back when every move is to be confirmed)."""
         if self.always_confirm:
             self._ask_confirm(move, t, out)
         else:
             self._accept(move, t, out)
 
-    def _ask_confirm(self, move: chess.Move, t: int, out: _Outputs) -> None:
+    def _ask_confirm(self, move: chess.Move, t: int, out: Outputs) -> None:
         spoken = render_move(self.board, move, self.vocab)
         self.pending = PendingConfirm(move, spoken)
         self._tell(out, t, "confirm.question", move=spoken)
 
-    def _undecided(self, result: MatchResult, t: int, out: _Outputs) -> None:
+    def _undecided(self, result: MatchResult, t: int, out: Outputs) -> None:
         if result.decision == Decision.CONFIRM and result.move is not None:
             self._ask_confirm(result.move, t, out)
         elif result.decision == Decision.CHOOSE and result.candidates:
@@ -591,7 +486,7 @@ class GameSession:
 
     def _options(self, spoken: Sequence[str]) -> str:
         items = [
-            _m(
+            game_message(
                 self.language,
                 "choose.item",
                 number=self.vocab.number_words[i].capitalize(),
@@ -599,9 +494,9 @@ class GameSession:
             )
             for i, text in enumerate(spoken)
         ]
-        return _m(self.language, "choose.separator").join(items)
+        return game_message(self.language, "choose.separator").join(items)
 
-    def _refuse_blind(self, refusal: Refusal | None, t: int, out: _Outputs) -> None:
+    def _refuse_blind(self, refusal: Refusal | None, t: int, out: Outputs) -> None:
         """Nothing is made, no clock changes; one sentence says why (§6.5)."""
         if refusal is None:
             self._tell(out, t, "not_understood")
@@ -626,7 +521,7 @@ class GameSession:
             )
 
     def _repeat_back(
-        self, heard: Sequence[Hypothesis], result: MatchResult, t: int, out: _Outputs
+        self, heard: Sequence[Hypothesis], result: MatchResult, t: int, out: Outputs
     ) -> bool:
         """The blind player repeated the opponent's move: "richtig", or what it really was."""
         if self.expect_repeat is None or not self.repeat_back:
@@ -661,7 +556,7 @@ class GameSession:
 
     # -- making moves ---------------------------------------------------------------------
 
-    def _accept(self, move: chess.Move, t: int, out: _Outputs) -> None:
+    def _accept(self, move: chess.Move, t: int, out: Outputs) -> None:
         """The blind player's move is accepted: made now, or when the correction window ends."""
         if self.clock.paused:
             self._tell(out, t, "paused")  # the question stays open until the clock runs again
@@ -674,79 +569,16 @@ class GameSession:
             return
         self._make(move, self.blind, t, out, announce_to="blind")
 
-    def _close_window(self, t: int, out: _Outputs) -> None:
+    def _close_window(self, t: int, out: Outputs) -> None:
         """The correction window ended: the move is made and the opponent's clock starts."""
         pending = self.pending
         assert isinstance(pending, PendingCorrection)
         self.pending = None
         self._make(pending.move, self.blind, t, out, announce_to=None)
 
-    def _make(
-        self, move: chess.Move, side: Side, t: int, out: _Outputs, *, announce_to: Audience | None
-    ) -> None:
-        """Make and complete a move: board, clock, scoresheet, announcement, game end."""
-        entry = self._push(move, side, t, press=True)
-        spoken = entry.spoken
-        if announce_to == "blind":
-            self._emit(out, Say(t, spoken, "blind"))
-        out.add(MoveMade(t, entry.uci, entry.san, side, spoken))
-        if side == self.sighted:
-            self._emit(out, Say(t, spoken, "blind"))
-            self.expect_repeat = move if self.repeat_back else None
-        else:
-            self.expect_repeat = None
-        if isinstance(self.pending, PendingResign) and side == self.blind:
-            self.pending = None
-        if self.offer is not None and self.offer.by != side:
-            # 9.1.2.1 / §6.6: the recipient moved, which rejects the offer.
-            by = self.offer.by
-            self.offer = None
-            self._say_all(out, t, "draw.rejected_by_move", by=by)
-        self._check_game_end(side, t, out)
-
-    def _push(self, move: chess.Move, side: Side, t: int, *, press: bool) -> Entry:
-        """The move on the board and the scoresheet; ``press`` completes it on the clock."""
-        spoken = render_move(self.board, move, self.vocab)
-        san = self.board.san(move)
-        fullmove = self.board.fullmove_number
-        self.board.push(move)
-        if press and self.clock.paused:
-            # A correction window that ends while the arbiter has stopped the clock: the move
-            # is completed at that instant without any time passing.
-            self.clock.resume(t)
-            self.clock.press(t)
-            self.clock.pause(t)
-        elif press:
-            self.clock.press(t)
-        entry = Entry(
-            ply=len(self.sheet.entries) + 1,
-            uci=move.uci(),
-            san=san,
-            spoken=spoken,
-            by=side,
-            t_ms=t,
-            clock_ms=self.clock.remaining_ms(side, t),
-            fullmove=fullmove,
-        )
-        self.sheet.record(entry)
-        return entry
-
-    def _check_game_end(self, side: Side, t: int, out: _Outputs) -> None:
-        board = self.board
-        if board.is_checkmate():
-            self._end(t, "1-0" if side == "white" else "0-1", "checkmate", out)
-        elif board.is_stalemate():
-            self._end(t, "1/2-1/2", "stalemate", out)
-        elif board.is_insufficient_material():
-            self._end(t, "1/2-1/2", "dead_position", out)
-        elif board.is_fivefold_repetition():
-            self._end(t, "1/2-1/2", "fivefold_repetition", out)
-        elif board.is_seventyfive_moves():
-            self._end(t, "1/2-1/2", "seventyfive_moves", out)
-
     # -- the sighted player -----------------------------------------------------------------
 
-    def _on_sighted_move(self, text: str, t: int, out: _Outputs) -> None:
+    def _on_sighted_move(self, text: str, t: int, out: Outputs) -> None:
         refusal = self._sighted_refusal(text)
         if refusal is not None:
             reason, sentence = refusal
@@ -778,13 +610,13 @@ class GameSession:
         """Why the sighted player's move cannot be made, as (reason, sentence), or None."""
         language = self.opponent_language
         if self.result is not None:
-            return "game_over", _m(
+            return "game_over", game_message(
                 language, "game.over", result=self._result_words(self.result, language)
             )
         if self.board.turn != color_of(self.sighted):
-            return "not_your_turn", _m(language, "sighted.not_your_turn")
+            return "not_your_turn", game_message(language, "sighted.not_your_turn")
         if self.clock.paused:
-            return "paused", _m(language, "sighted.paused")
+            return "paused", game_message(language, "sighted.paused")
         if self._parse_sighted(text) is not None:
             return None
         written = text.strip()
@@ -796,12 +628,12 @@ class GameSession:
             try:
                 self.board.parse_san(written)
             except chess.AmbiguousMoveError:
-                return "ambiguous", _m(language, "sighted.ambiguous", move=written)
+                return "ambiguous", game_message(language, "sighted.ambiguous", move=written)
             except chess.IllegalMoveError:
-                return "illegal", _m(language, "sighted.illegal", move=written)
+                return "illegal", game_message(language, "sighted.illegal", move=written)
             except ValueError:
-                return "unreadable", _m(language, "sighted.unreadable", move=written)
-            return "illegal", _m(language, "sighted.illegal", move=written)
+                return "unreadable", game_message(language, "sighted.unreadable", move=written)
+            return "illegal", game_message(language, "sighted.illegal", move=written)
         intent = MoveIntent(
             from_file=chess.square_file(move.from_square),
             from_rank=chess.square_rank(move.from_square),
@@ -811,12 +643,12 @@ class GameSession:
         try:
             refusal = explain_refusal(self.board, intent, self.vocab)
         except ValueError:
-            return "illegal", _m(language, "sighted.illegal", move=written)
+            return "illegal", game_message(language, "sighted.illegal", move=written)
         return refusal.reason, refusal.text(language)
 
     # -- commands ---------------------------------------------------------------------------
 
-    def _on_key(self, key: str, t: int, out: _Outputs) -> None:
+    def _on_key(self, key: str, t: int, out: Outputs) -> None:
         if key.startswith("sighted:"):
             self._sighted_key(key, t, out)
             return
@@ -825,15 +657,15 @@ class GameSession:
             return
         self._tell(out, t, "key.unknown", name=key)
 
-    def _command(self, command: Command, t: int, out: _Outputs) -> None:
+    def _command(self, command: Command, t: int, out: Outputs) -> None:
         name = command.name
         if self.result is not None and name not in _AFTER_GAME:
             self._tell(out, t, "game.over", result=self._result_words(self.result))
             return
-        handler: Callable[[Command, int, _Outputs], None] = getattr(self, f"_cmd_{name}")
+        handler: Callable[[Command, int, Outputs], None] = getattr(self, f"_cmd_{name}")
         handler(command, t, out)
 
-    def _cmd_yes(self, command: Command, t: int, out: _Outputs) -> None:
+    def _cmd_yes(self, command: Command, t: int, out: Outputs) -> None:
         match self.pending:
             case PendingConfirm(move=move):
                 self._accept(move, t, out)
@@ -845,7 +677,7 @@ class GameSession:
             case _:
                 self._tell(out, t, "nothing_to_answer")
 
-    def _cmd_no(self, command: Command, t: int, out: _Outputs) -> None:
+    def _cmd_no(self, command: Command, t: int, out: Outputs) -> None:
         match self.pending:
             case PendingConfirm() | PendingChoice():
                 self.pending = None
@@ -859,7 +691,7 @@ class GameSession:
             case _:
                 self._tell(out, t, "nothing_to_answer")
 
-    def _cmd_choice(self, command: Command, t: int, out: _Outputs) -> None:
+    def _cmd_choice(self, command: Command, t: int, out: Outputs) -> None:
         pending = self.pending
         if not isinstance(pending, PendingChoice) or command.count is None:
             self._tell(out, t, "nothing_to_answer")
@@ -870,7 +702,7 @@ class GameSession:
             return
         self._accept(pending.moves[command.count - 1], t, out)
 
-    def _cmd_correction(self, command: Command, t: int, out: _Outputs) -> None:
+    def _cmd_correction(self, command: Command, t: int, out: Outputs) -> None:
         match self.pending:
             case PendingCorrection():
                 # D.2.8: corrected before the opponent's clock started; nothing was made.
@@ -884,45 +716,45 @@ class GameSession:
             case _:
                 self._tell(out, t, "correction.nothing")
 
-    def _cmd_time(self, command: Command, t: int, out: _Outputs) -> None:
+    def _cmd_time(self, command: Command, t: int, out: Outputs) -> None:
         self._tell_text(out, t, ann.time_words(self.clock, t, self.blind, self.language))
 
-    def _cmd_moves(self, command: Command, t: int, out: _Outputs) -> None:
+    def _cmd_moves(self, command: Command, t: int, out: Outputs) -> None:
         self._tell_text(out, t, ann.moves_words(self.clock, self.blind, self.language))
 
-    def _cmd_repeat(self, command: Command, t: int, out: _Outputs) -> None:
+    def _cmd_repeat(self, command: Command, t: int, out: Outputs) -> None:
         if self.last_said:
             self._emit(out, Say(t, self.last_said, "blind"), remember=False)
         else:
             self._tell(out, t, "nothing_said")
 
-    def _cmd_last_move(self, command: Command, t: int, out: _Outputs) -> None:
+    def _cmd_last_move(self, command: Command, t: int, out: Outputs) -> None:
         self._tell_text(out, t, ann.last_move_words(self.sheet, self.language))
 
-    def _cmd_last_moves(self, command: Command, t: int, out: _Outputs) -> None:
+    def _cmd_last_moves(self, command: Command, t: int, out: Outputs) -> None:
         count = command.count or 1
         self._tell_text(out, t, ann.last_moves_words(self.sheet, count, self.language))
 
-    def _cmd_position(self, command: Command, t: int, out: _Outputs) -> None:
+    def _cmd_position(self, command: Command, t: int, out: Outputs) -> None:
         self._tell_text(out, t, position_words(self.board, self.vocab, self.language))
 
-    def _cmd_where(self, command: Command, t: int, out: _Outputs) -> None:
+    def _cmd_where(self, command: Command, t: int, out: Outputs) -> None:
         if command.piece is None:
             self._tell(out, t, "where.which_piece")
             return
         self._tell_text(out, t, where_words(self.board, command.piece, self.vocab, self.language))
 
-    def _cmd_whose_turn(self, command: Command, t: int, out: _Outputs) -> None:
+    def _cmd_whose_turn(self, command: Command, t: int, out: Outputs) -> None:
         turn = side_of(self.board.turn)
         if isinstance(self.pending, PendingCorrection):
             turn = self.blind  # the move is not made yet
         key = "turn.blind" if turn == self.blind else "turn.sighted"
         self._tell(out, t, key, side=ann.side_name(turn, self.language))
 
-    def _cmd_scoresheet(self, command: Command, t: int, out: _Outputs) -> None:
+    def _cmd_scoresheet(self, command: Command, t: int, out: Outputs) -> None:
         self._tell_text(out, t, self.sheet.spoken_lines(self.language))
 
-    def _cmd_help(self, command: Command, t: int, out: _Outputs) -> None:
+    def _cmd_help(self, command: Command, t: int, out: Outputs) -> None:
         words = ann.command_list(self.vocab, _HELP_COMMANDS, self.language)
         match self.pending:
             case PendingConfirm(spoken=spoken):
@@ -941,429 +773,28 @@ class GameSession:
             case _:
                 self._tell(out, t, "help.move", commands=words)
 
-    def _cmd_stop(self, command: Command, t: int, out: _Outputs) -> None:
+    def _cmd_stop(self, command: Command, t: int, out: Outputs) -> None:
         """Stopping the speech now playing is the speech adapter's job; nothing changes here."""
 
-    def _cmd_pause(self, command: Command, t: int, out: _Outputs) -> None:
+    def _cmd_pause(self, command: Command, t: int, out: Outputs) -> None:
         self._cmd_arbiter(command, t, out)
 
-    def _cmd_arbiter(self, command: Command, t: int, out: _Outputs) -> None:
+    def _cmd_arbiter(self, command: Command, t: int, out: Outputs) -> None:
         self._call_arbiter(self.blind, t, out)
 
-    def _cmd_draw(self, command: Command, t: int, out: _Outputs) -> None:
+    def _cmd_draw(self, command: Command, t: int, out: Outputs) -> None:
         self._finish_window(t, out)
         if command.rest:
             self._claim_with_move(command.rest, t, out)
         else:
             self._draw(self.blind, t, out)
 
-    def _cmd_resign(self, command: Command, t: int, out: _Outputs) -> None:
+    def _cmd_resign(self, command: Command, t: int, out: Outputs) -> None:
         self._finish_window(t, out)
         self.pending = PendingResign()
         self._tell(out, t, "resign.question")
 
-    def _finish_window(self, t: int, out: _Outputs) -> None:
+    def _finish_window(self, t: int, out: Outputs) -> None:
         """ "Remis" or "Aufgabe" after a move: the move stands, the window closes now."""
         if isinstance(self.pending, PendingCorrection):
             self._close_window(t, out)
-
-    # -- the sighted side's keys --------------------------------------------------------------
-
-    def _sighted_key(self, key: str, t: int, out: _Outputs) -> None:
-        language = self.opponent_language
-        if self.result is not None:
-            text = _m(language, "game.over", result=self._result_words(self.result, language))
-            self._emit(out, Say(t, text, "sighted"))
-            return
-        side = self.sighted
-        match key:
-            case "sighted:draw_offer":
-                self._offer(side, t, out)
-            case "sighted:draw_accept":
-                if self.offer is not None and self.offer.by == self.blind:
-                    self._agree(t, out)
-                else:
-                    self._emit(out, Say(t, _m(language, "draw.no_offer"), "sighted"))
-            case "sighted:draw_decline":
-                if self.offer is not None and self.offer.by == self.blind:
-                    self.offer = None
-                    self._say_all(out, t, "draw.declined", by=side)
-                else:
-                    self._emit(out, Say(t, _m(language, "draw.no_offer"), "sighted"))
-            case "sighted:draw_claim":
-                self._claim(side, None, t, out)
-            case "sighted:resign":
-                self._resign(side, t, out)
-            case "sighted:arbiter":
-                self._call_arbiter(side, t, out)
-            case _:
-                self._emit(out, Say(t, _m(language, "key.unknown", name=key), "sighted"))
-
-    # -- draws, claims and resignation --------------------------------------------------------
-
-    def _draw(self, side: Side, t: int, out: _Outputs) -> None:
-        """ "Remis": accept the opponent's offer, claim when the claim is valid, or offer."""
-        if self.offer is not None and self.offer.by != side:
-            self._agree(t, out)
-        elif self.board.turn == color_of(side):
-            if self._claim_reason(self.board) is not None:
-                self._claim(side, None, t, out)
-            else:
-                self._tell_side(side, out, t, "draw.offer_after_move")
-        else:
-            self._offer(side, t, out)
-
-    def _offer(self, side: Side, t: int, out: _Outputs) -> None:
-        if self.board.turn == color_of(side):
-            self._tell_side(side, out, t, "draw.offer_after_move")
-            return
-        if self.offer is not None and self.offer.by == side:
-            self._tell_side(side, out, t, "draw.already_offered")
-            return
-        if not all(any(e.by == s for e in self.sheet.entries) for s in SIDES):
-            self._tell_side(side, out, t, "draw.too_early")
-            return
-        self.offer = DrawOffer(side, t)
-        self.sheet.mark_offer()
-        self._say_all(out, t, "draw.offered", by=side)
-
-    def _agree(self, t: int, out: _Outputs) -> None:
-        self.offer = None
-        self._end(t, "1/2-1/2", "agreement", out)
-
-    @staticmethod
-    def _claim_reason(board: chess.Board) -> str | None:
-        if board.is_repetition(3):
-            return "threefold_repetition"
-        if board.halfmove_clock >= 100:
-            return "fifty_moves"
-        return None
-
-    def _claim_with_move(self, rest: tuple[str, ...], t: int, out: _Outputs) -> None:
-        """ "Remis Springer Felix drei": a claim naming the intended move (9.2.1.1, 9.3.1.1)."""
-        if self.board.turn != color_of(self.blind):
-            self._tell(out, t, "turn.not_yours")
-            return
-        result = match_move(self.board, [Hypothesis(rest)], self.vocab, self.settings.matching)
-        if result.decision != Decision.ACCEPT or result.move is None:
-            self._tell(out, t, "draw.claim_move_unclear")
-            return
-        self._claim(self.blind, result.move, t, out)
-
-    def _claim(self, side: Side, move: chess.Move | None, t: int, out: _Outputs) -> None:
-        """A draw claim by the player to move; a wrong one is penalised per profile (9.5)."""
-        if self.board.turn != color_of(side):
-            self._tell_side(side, out, t, "draw.claim_not_your_turn")
-            return
-        reason = self._claim_reason(self.board)
-        if reason is None and move is not None:
-            after = self.board.copy()
-            after.push(move)
-            reason = self._claim_reason(after)
-        if reason is not None:
-            if move is not None and self._claim_reason(self.board) is None:
-                self._record_claimed_move(move, side, t, out)
-            self._end(t, "1/2-1/2", reason, out)
-            return
-        # 9.5.3: an incorrect claim; the intended move must be made; the claim is an offer.
-        self.wrong_claims[side] += 1
-        opponent = other(side)
-        penalty = duration_words(self.control.penalty_ms, self.language)
-        self.log.append(LogEntry(t, "wrong_claim", side, move.uci() if move else ""))
-        if self.profile == "home":
-            self.clock.apply_penalty(opponent, t)
-            self._say_all(out, t, "claim.wrong_penalised", by=side, penalty=penalty)
-        else:
-            self._say_all(out, t, "claim.wrong_logged", by=side)
-            self._to_arbiter(out, t, "arbiter.wrong_claim_logged", side=side, penalty=penalty)
-        if move is not None:
-            self._make(move, side, t, out, announce_to="blind" if side == self.blind else None)
-        if self.result is None and self.board.turn != color_of(side):
-            self.offer = DrawOffer(side, t)  # 9.1.2.3: the claim counts as an offer
-            self.sheet.mark_offer()
-
-    def _record_claimed_move(self, move: chess.Move, side: Side, t: int, out: _Outputs) -> None:
-        """The intended move of a correct claim is written on the scoresheet (9.2.1.1)."""
-        entry = self._push(move, side, t, press=False)
-        out.add(MoveMade(t, entry.uci, entry.san, side, entry.spoken))
-
-    def _resign(self, side: Side, t: int, out: _Outputs) -> None:
-        winner = other(side)
-        if self.board.has_insufficient_material(color_of(winner)):
-            # 2023 (5.1.2 with 5.2.2): the opponent could not win, so the game is drawn.
-            self._end(t, "1/2-1/2", "resignation_draw", out, by=side)
-        else:
-            self._end(t, "1-0" if winner == "white" else "0-1", "resignation", out, by=side)
-
-    def _call_arbiter(self, side: Side, t: int, out: _Outputs) -> None:
-        """6.11: a player may stop the clocks only to call the arbiter."""
-        self.log.append(LogEntry(t, "arbiter_called", side))
-        if not self.clock.paused:
-            self.clock.pause(t)
-        self._say_all(out, t, "arbiter.called", by=side)
-
-    # -- game end -------------------------------------------------------------------------
-
-    def _end(
-        self,
-        t: int,
-        result: str,
-        reason: str,
-        out: _Outputs,
-        *,
-        by: Side | None = None,
-    ) -> None:
-        assert result in ("1-0", "0-1", "1/2-1/2")
-        final = Result(t, result, reason)  # type: ignore[arg-type]
-        self.result = final
-        self.pending = None
-        self.offer = None
-        self.expect_repeat = None
-        if not self.clock.paused:
-            self.clock.pause(t)
-        self.sheet.finish(result, reason)
-        out.add(final)
-        self._say_all(out, t, "result.announce", final=final, by=by)
-
-    def _result_words(self, result: Result, language: str | None = None) -> str:
-        language = language or self.language
-        winners: dict[str, Side] = {"1-0": "white", "0-1": "black"}
-        winner = winners.get(result.result)
-        reason = _m(language, f"reason.{result.reason}")
-        if winner is None:
-            return _m(language, "result.draw", reason=reason)
-        return _m(language, "result.win", side=ann.side_name(winner, language), reason=reason)
-
-    # -- arbiter ------------------------------------------------------------------------------
-
-    def _on_arbiter(self, action: str, params: dict[str, Any], t: int, out: _Outputs) -> None:
-        try:
-            command = read_action(action, params)
-        except ArbiterError as error:
-            self._to_arbiter(out, t, "arbiter.refused", action=action, error=str(error))
-            return
-        self.log.append(LogEntry(t, action, command.side, command.reason, dict(params)))
-        try:
-            self._apply_arbiter(command, t, out)
-        except ClockError as error:
-            self._to_arbiter(out, t, "arbiter.refused", action=action, error=str(error))
-            return
-        self._to_arbiter(out, t, "arbiter.logged", action=action, reason=command.reason or "-")
-
-    def _apply_arbiter(self, command: ArbiterCommand, t: int, out: _Outputs) -> None:
-        match command.action:
-            case "pause":
-                if not self.clock.paused:
-                    self.clock.pause(t)
-                self._say_all(out, t, "arbiter.paused")
-            case "resume":
-                if self.result is not None:
-                    self._to_arbiter(out, t, "arbiter.game_over")
-                    return
-                if self.clock.paused:
-                    self.clock.resume(t)
-                self._say_all(out, t, "arbiter.resumed")
-            case "add_time" | "set_time":
-                assert command.side is not None and command.ms is not None
-                if command.action == "add_time":
-                    self.clock.add_time(command.side, command.ms, t)
-                else:
-                    self.clock.set_time(command.side, command.ms, t)
-                self._rearm_warnings(t)
-                self._say_all(
-                    out,
-                    t,
-                    "arbiter.time_set",
-                    side=command.side,
-                    ms=self.clock.remaining_ms(command.side, t),
-                )
-            case "set_moves":
-                assert command.moves is not None
-                for side in (command.side,) if command.side else SIDES:
-                    self.clock.set_moves(side, command.moves)
-                self._say_all(out, t, "arbiter.moves_set", count=command.moves)
-            case "retract":
-                assert command.retraction is not None
-                self._retract(command.retraction, t, out)
-            case "illegal_move":
-                assert command.side is not None
-                if command.retraction is not None:
-                    self._retract(command.retraction, t, out)
-                self._illegal_move(command.side, t, out)
-            case "wrong_claim":
-                assert command.side is not None
-                self.wrong_claims[command.side] += 1
-                self.clock.apply_penalty(other(command.side), t)
-                self._say_all(
-                    out,
-                    t,
-                    "arbiter.penalty",
-                    side=other(command.side),
-                    ms=self.control.penalty_ms,
-                )
-            case "penalty":
-                assert command.side is not None
-                self.clock.apply_penalty(command.side, t)
-                self._rearm_warnings(t)
-                self._say_all(
-                    out, t, "arbiter.penalty", side=command.side, ms=self.control.penalty_ms
-                )
-            case "increment":
-                assert command.ms is not None
-                self.clock.introduce_increment(command.ms, t)
-                self._say_all(out, t, "arbiter.increment", ms=command.ms)
-            case "declare_result":
-                assert command.result is not None
-                if self.result is not None:
-                    self.result = None
-                    self.sheet.reopen()
-                self._end(t, command.result, "arbiter", out)
-            case "approve_setup":
-                self._to_arbiter(out, t, "arbiter.setup_approved")
-
-    def _illegal_move(self, side: Side, t: int, out: _Outputs) -> None:
-        """7.5.5: the first completed illegal move gives the opponent time, the second loses."""
-        self.illegal_moves[side] += 1
-        opponent = other(side)
-        if self.illegal_moves[side] == 1:
-            self.clock.apply_penalty(opponent, t)
-            self._say_all(out, t, "arbiter.penalty", side=opponent, ms=self.control.penalty_ms)
-            return
-        if self.board.has_insufficient_material(color_of(opponent)):
-            self._end(t, "1/2-1/2", "illegal_moves_draw", out, by=side)
-        else:
-            self._end(t, "1-0" if opponent == "white" else "0-1", "illegal_moves", out, by=side)
-
-    def _retract(self, back: Retraction, t: int, out: _Outputs) -> None:
-        """D.2.9: both boards back to the agreed point; clocks set when the arbiter says so."""
-        start = chess.Board(self.start_fen)
-        if back.ply is not None:
-            keep = back.ply
-        else:
-            assert back.to_move is not None
-            keep = (back.to_move - start.fullmove_number) * 2
-            keep += (0 if back.side == "white" else 1) - (0 if start.turn == chess.WHITE else 1)
-        if not 0 <= keep <= len(self.board.move_stack):
-            raise ClockError(
-                f"cannot take back to half-move {keep}: the game has {len(self.board.move_stack)}"
-            )
-        while len(self.board.move_stack) > keep:
-            self.board.pop()
-        self.sheet.truncate(keep)
-        self.pending = None
-        self.expect_repeat = None
-        if self.offer is not None:
-            self.offer = None
-        if self.result is not None:
-            self.result = None
-            self.sheet.reopen()
-        self.clock.switch_to(side_of(self.board.turn), t)
-        for side in SIDES:
-            self.clock.set_moves(side, sum(1 for e in self.sheet.entries if e.by == side))
-        if back.white_ms is not None:
-            self.clock.set_time("white", back.white_ms, t)
-        if back.black_ms is not None:
-            self.clock.set_time("black", back.black_ms, t)
-        self._rearm_warnings(t)
-        turn = side_of(self.board.turn)
-        last = self.sheet.entries[-1].spoken if self.sheet.entries else "-"
-        self._say_all(out, t, "arbiter.retracted", side=turn, move=last)
-
-    def _rearm_warnings(self, t: int) -> None:
-        left = self.clock.remaining_ms(self.blind, t)
-        self._warned = {ms for ms in self._warned if ms >= left}
-
-    # -- saying things ----------------------------------------------------------------------
-
-    def _audiences(self) -> list[tuple[Audience, str]]:
-        """(audience, language) pairs for something both players must hear."""
-        if self.language == self.opponent_language:
-            return [("all", self.language)]
-        return [("blind", self.language), ("sighted", self.opponent_language)]
-
-    def _emit(self, out: _Outputs, say: Say, *, remember: bool = True) -> None:
-        out.add(say)
-        if remember and say.to in ("blind", "all"):
-            self.last_said = say.text
-
-    def _tell(self, out: _Outputs, t: int, key: str, **params: Any) -> None:
-        """One sentence to the blind player."""
-        self._emit(out, Say(t, _m(self.language, key, **params), "blind"))
-
-    def _tell_text(self, out: _Outputs, t: int, text: str) -> None:
-        self._emit(out, Say(t, text, "blind"))
-
-    def _tell_side(self, side: Side, out: _Outputs, t: int, key: str, **params: Any) -> None:
-        """One sentence to the player of ``side``, in their language."""
-        if side == self.blind:
-            self._tell(out, t, key, **params)
-        else:
-            text = _m(self.opponent_language, key, **params)
-            self._emit(out, Say(t, text, "sighted"))
-
-    def _to_arbiter(self, out: _Outputs, t: int, key: str, **params: Any) -> None:
-        """A line for the arbiter's log (in the opponent's page language)."""
-        text = self._sentence(key, self.opponent_language, params)
-        out.add(Say(t, text, "arbiter"))
-
-    def _say_all(self, out: _Outputs, t: int, key: str, **params: Any) -> None:
-        """One sentence to both players, each in their language."""
-        for to, language in self._audiences():
-            self._emit(out, Say(t, self._sentence(key, language, params), to))
-
-    def _sentence(self, key: str, language: str, params: dict[str, Any]) -> str:
-        """Fill a sentence: sides become their names, ``ms`` a time in words."""
-        filled: dict[str, Any] = {}
-        for name, value in params.items():
-            if name == "final":
-                continue
-            if name in ("side", "by") and value is not None:
-                filled[name] = ann.side_name(value, language)
-            elif name == "ms":
-                filled["time"] = duration_words(int(value), language)
-            elif name == "count":
-                filled[name] = number_words(int(value), language)
-            elif name == "penalty":
-                filled[name] = duration_words(self.control.penalty_ms, language)
-            elif value is not None:
-                filled[name] = value
-        if key == "result.announce":
-            final = params["final"]
-            return self._result_words(final, language)
-        return _m(language, key, **filled)
-
-    def _pending_question(self) -> str:
-        match self.pending:
-            case PendingConfirm(spoken=spoken):
-                return _m(self.language, "confirm.question", move=spoken)
-            case PendingChoice(spoken=spoken_list):
-                return _m(self.language, "choose.question", options=self._options(spoken_list))
-            case PendingCorrection(spoken=spoken):
-                return spoken
-            case PendingResign():
-                return _m(self.language, "resign.question")
-        return ""
-
-    def _running(self) -> Side | None:
-        if self.result is not None or self.clock.paused:
-            return None
-        return self.clock.running
-
-    def _clock_state(self, t: int) -> ClockState:
-        return ClockState(
-            t,
-            self.clock.remaining_ms("white", t),
-            self.clock.remaining_ms("black", t),
-            self._running(),
-            self.clock.moves_completed("white"),
-        )
-
-
-_HEADER_KEYS = frozenset({"event", "site", "date", "round", "white", "black"})
-
-
-def _m(language: str, key: str, **params: Any) -> str:
-    """A session sentence: the catalogue keys of this module live under ``game.``."""
-    if key == "not_understood":
-        return message(language, key, **params)
-    return message(language, f"game.{key}", **params)

@@ -1,0 +1,163 @@
+"""The arbiter's actions applied to the game (D.2.9, 6.10, 6.11, 7.1, 7.5, 9.5, Guideline III).
+
+:mod:`voice.arbiter` validates an action; here it takes effect on the board, the clocks and the
+result, is logged with its reason, and is echoed to both players and to the arbiter's log. An
+action the clock cannot carry out (an increment in a game that has one) is refused and changes
+nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import chess
+
+from voice.arbiter import ArbiterCommand, ArbiterError, Retraction, read_action
+from voice.clock import SIDES, ClockError, other
+from voice.events import (
+    Side,
+)
+from voice.session_base import LogEntry, Outputs, SessionBase, color_of, side_of
+
+
+class ArbiterMixin(SessionBase):
+    """What the arbiter can do to a running (or finished) game."""
+
+    # -- arbiter ------------------------------------------------------------------------------
+
+    def _on_arbiter(self, action: str, params: dict[str, Any], t: int, out: Outputs) -> None:
+        try:
+            command = read_action(action, params)
+        except ArbiterError as error:
+            self._to_arbiter(out, t, "arbiter.refused", action=action, error=str(error))
+            return
+        self.log.append(LogEntry(t, action, command.side, command.reason, dict(params)))
+        try:
+            self._apply_arbiter(command, t, out)
+        except ClockError as error:
+            self._to_arbiter(out, t, "arbiter.refused", action=action, error=str(error))
+            return
+        self._to_arbiter(out, t, "arbiter.logged", action=action, reason=command.reason or "-")
+
+    def _apply_arbiter(self, command: ArbiterCommand, t: int, out: Outputs) -> None:
+        match command.action:
+            case "pause":
+                if not self.clock.paused:
+                    self.clock.pause(t)
+                self._say_all(out, t, "arbiter.paused")
+            case "resume":
+                if self.result is not None:
+                    self._to_arbiter(out, t, "arbiter.game_over")
+                    return
+                if self.clock.paused:
+                    self.clock.resume(t)
+                self._say_all(out, t, "arbiter.resumed")
+            case "add_time" | "set_time":
+                assert command.side is not None and command.ms is not None
+                if command.action == "add_time":
+                    self.clock.add_time(command.side, command.ms, t)
+                else:
+                    self.clock.set_time(command.side, command.ms, t)
+                self._rearm_warnings(t)
+                self._say_all(
+                    out,
+                    t,
+                    "arbiter.time_set",
+                    side=command.side,
+                    ms=self.clock.remaining_ms(command.side, t),
+                )
+            case "set_moves":
+                assert command.moves is not None
+                for side in (command.side,) if command.side else SIDES:
+                    self.clock.set_moves(side, command.moves)
+                self._say_all(out, t, "arbiter.moves_set", count=command.moves)
+            case "retract":
+                assert command.retraction is not None
+                self._retract(command.retraction, t, out)
+            case "illegal_move":
+                assert command.side is not None
+                if command.retraction is not None:
+                    self._retract(command.retraction, t, out)
+                self._illegal_move(command.side, t, out)
+            case "wrong_claim":
+                assert command.side is not None
+                self.wrong_claims[command.side] += 1
+                self.clock.apply_penalty(other(command.side), t)
+                self._say_all(
+                    out,
+                    t,
+                    "arbiter.penalty",
+                    side=other(command.side),
+                    ms=self.control.penalty_ms,
+                )
+            case "penalty":
+                assert command.side is not None
+                self.clock.apply_penalty(command.side, t)
+                self._rearm_warnings(t)
+                self._say_all(
+                    out, t, "arbiter.penalty", side=command.side, ms=self.control.penalty_ms
+                )
+            case "increment":
+                assert command.ms is not None
+                self.clock.introduce_increment(command.ms, t)
+                self._say_all(out, t, "arbiter.increment", ms=command.ms)
+            case "declare_result":
+                assert command.result is not None
+                if self.result is not None:
+                    self.result = None
+                    self.sheet.reopen()
+                self._end(t, command.result, "arbiter", out)
+            case "approve_setup":
+                self._to_arbiter(out, t, "arbiter.setup_approved")
+
+    def _illegal_move(self, side: Side, t: int, out: Outputs) -> None:
+        """7.5.5: the first completed illegal move gives the opponent time, the second loses."""
+        self.illegal_moves[side] += 1
+        opponent = other(side)
+        if self.illegal_moves[side] == 1:
+            self.clock.apply_penalty(opponent, t)
+            self._say_all(out, t, "arbiter.penalty", side=opponent, ms=self.control.penalty_ms)
+            return
+        if self.board.has_insufficient_material(color_of(opponent)):
+            self._end(t, "1/2-1/2", "illegal_moves_draw", out, by=side)
+        else:
+            self._end(t, "1-0" if opponent == "white" else "0-1", "illegal_moves", out, by=side)
+
+    def _retract(self, back: Retraction, t: int, out: Outputs) -> None:
+        """D.2.9: both boards back to the agreed point; clocks set when the arbiter says so."""
+        start = chess.Board(self.start_fen)
+        if back.ply is not None:
+            keep = back.ply
+        else:
+            assert back.to_move is not None
+            keep = (back.to_move - start.fullmove_number) * 2
+            keep += (0 if back.side == "white" else 1) - (0 if start.turn == chess.WHITE else 1)
+        if not 0 <= keep <= len(self.board.move_stack):
+            raise ClockError(
+                f"cannot take back to half-move {keep}: the game has {len(self.board.move_stack)}"
+            )
+        while len(self.board.move_stack) > keep:
+            self.board.pop()
+        self.sheet.truncate(keep)
+        self.pending = None
+        self.expect_repeat = None
+        if self.offer is not None:
+            self.offer = None
+        if self.result is not None:
+            self.result = None
+            self.sheet.reopen()
+        self.clock.switch_to(side_of(self.board.turn), t)
+        for side in SIDES:
+            self.clock.set_moves(side, sum(1 for e in self.sheet.entries if e.by == side))
+        if back.white_ms is not None:
+            self.clock.set_time("white", back.white_ms, t)
+        if back.black_ms is not None:
+            self.clock.set_time("black", back.black_ms, t)
+        self._rearm_warnings(t)
+        turn = side_of(self.board.turn)
+        last = self.sheet.entries[-1].spoken if self.sheet.entries else "-"
+        self._say_all(out, t, "arbiter.retracted", side=turn, move=last)
+
+    def _rearm_warnings(self, t: int) -> None:
+        left = self.clock.remaining_ms(self.blind, t)
+        self._warned = {ms for ms in self._warned if ms >= left}

@@ -1,0 +1,350 @@
+"""The session's shared state and vocabulary of actions: making a move, ending the game, saying.
+
+:class:`SessionBase` holds everything a game is (board, clocks, scoresheet, what is pending, the
+arbiter's log) and the few actions every part of the protocol needs: make and complete a move,
+end the game, say a sentence to one side, both sides or the arbiter. The blind player's protocol
+(:mod:`voice.session`), draws and resignation (:mod:`voice.session_draws`) and the arbiter's
+actions (:mod:`voice.session_arbiter`) build on it. Pure: no I/O, no clock of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import chess
+
+from voice import announcements as ann
+from voice.clock import Clock, other
+from voice.config import Settings
+from voice.events import (
+    Audience,
+    ClockState,
+    MoveMade,
+    OutputEvent,
+    Result,
+    Say,
+    Setup,
+    Side,
+    to_seconds,
+)
+from voice.messages import message
+from voice.phrases import render_move
+from voice.scoresheet import Entry, Scoresheet
+from voice.spoken_time import duration_words, number_words
+from voice.timecontrol import parse_time_control
+from voice.vocabulary import Vocabulary
+
+# Setup keys that become PGN headers.
+_HEADER_KEYS = frozenset({"event", "site", "date", "round", "white", "black"})
+
+
+def color_of(side: Side) -> chess.Color:
+    return chess.WHITE if side == "white" else chess.BLACK
+
+
+def side_of(color: chess.Color) -> Side:
+    return "white" if color == chess.WHITE else "black"
+
+
+# -- what the session may be waiting for ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PendingConfirm:
+    """ "Springer Felix drei?": "ja" makes the move, "nein" discards it."""
+
+    move: chess.Move
+    spoken: str
+
+
+@dataclass(frozen=True)
+class PendingChoice:
+    """Candidates offered by number; the number or a fuller move picks one."""
+
+    moves: tuple[chess.Move, ...]
+    spoken: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PendingCorrection:
+    """A move announced but not yet made: the correction window runs until ``ends_ms``."""
+
+    move: chess.Move
+    spoken: str
+    ends_ms: int
+
+
+@dataclass(frozen=True)
+class PendingResign:
+    """ "Wirklich aufgeben?" asked of the blind player."""
+
+
+Pending = PendingConfirm | PendingChoice | PendingCorrection | PendingResign
+
+
+@dataclass(frozen=True)
+class DrawOffer:
+    by: Side
+    t_ms: int
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of the arbiter's log: an action, an illegal attempt, a wrong claim."""
+
+    t_ms: int
+    kind: str
+    side: Side | None = None
+    detail: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"t": to_seconds(self.t_ms), "kind": self.kind}
+        if self.side is not None:
+            out["side"] = self.side
+        if self.detail:
+            out["detail"] = self.detail
+        if self.params:
+            out["params"] = dict(self.params)
+        return out
+
+
+class Outputs:
+    """The outputs one input causes, collected in the order they happen."""
+
+    def __init__(self) -> None:
+        self.events: list[OutputEvent] = []
+
+    def add(self, event: OutputEvent) -> None:
+        self.events.append(event)
+
+
+# -- the shared state ----------------------------------------------------------------------------
+
+
+class SessionBase:
+    """The state of one game and the actions shared by every part of the protocol."""
+
+    def __init__(self, setup: Setup, settings: Settings) -> None:
+        self.setup = setup
+        self.settings = settings
+        extra = setup.extra
+        self.language = setup.language or settings.language.blind
+        self.opponent_language = str(extra.get("opponent_language", settings.language.opponent))
+        self.vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+        self.profile = setup.profile
+        self.blind: Side = setup.blind
+        self.sighted: Side = other(setup.blind)
+        self.board = chess.Board(setup.fen) if setup.fen else chess.Board()
+        self.start_fen = self.board.fen()
+        control_text = setup.time_control or settings.clock.time_control
+        self.control = parse_time_control(control_text, settings.clock.presets)
+        self.clock = Clock(self.control)
+        self.correction_ms = round(
+            float(extra.get("correction_window", settings.session.correction_window)) * 1000
+        )
+        self.always_confirm = bool(extra.get("always_confirm", settings.session.always_confirm))
+        self.repeat_back = bool(extra.get("repeat_back_check", settings.session.repeat_back_check))
+        self.warn_low_time = self.profile == "home" and bool(
+            extra.get("warn_low_time", settings.clock.warn_low_time)
+        )
+        self.sheet = Scoresheet(
+            start_fen=self.start_fen,
+            time_control=self.control.text,
+            headers={k: str(v) for k, v in extra.items() if k in _HEADER_KEYS},
+        )
+        self.now = 0
+        self.pending: Pending | None = None
+        self.offer: DrawOffer | None = None
+        self.result: Result | None = None
+        self.attempts: dict[Side, int] = {"white": 0, "black": 0}
+        self.illegal_moves: dict[Side, int] = {"white": 0, "black": 0}
+        self.wrong_claims: dict[Side, int] = {"white": 0, "black": 0}
+        self.log: list[LogEntry] = []
+        self.last_said = ""
+        self.expect_repeat: chess.Move | None = None  # the opponent's move to repeat back
+        thresholds = sorted(set(settings.clock.low_time_warnings), reverse=True)
+        self._thresholds_ms = [s * 1000 for s in thresholds]
+        start_ms = self.clock.remaining_ms(self.blind, 0)
+        self._warned: set[int] = {ms for ms in self._thresholds_ms if ms >= start_ms}
+        self.clock.start(0, side_of(self.board.turn))
+
+    # -- making moves ---------------------------------------------------------------------
+
+    def _make(
+        self, move: chess.Move, side: Side, t: int, out: Outputs, *, announce_to: Audience | None
+    ) -> None:
+        """Make and complete a move: board, clock, scoresheet, announcement, game end."""
+        entry = self._push(move, side, t, press=True)
+        spoken = entry.spoken
+        if announce_to == "blind":
+            self._emit(out, Say(t, spoken, "blind"))
+        out.add(MoveMade(t, entry.uci, entry.san, side, spoken))
+        if side == self.sighted:
+            self._emit(out, Say(t, spoken, "blind"))
+            self.expect_repeat = move if self.repeat_back else None
+        else:
+            self.expect_repeat = None
+        if isinstance(self.pending, PendingResign) and side == self.blind:
+            self.pending = None
+        if self.offer is not None and self.offer.by != side:
+            # 9.1.2.1 / §6.6: the recipient moved, which rejects the offer.
+            by = self.offer.by
+            self.offer = None
+            self._say_all(out, t, "draw.rejected_by_move", by=by)
+        self._check_game_end(side, t, out)
+
+    def _push(self, move: chess.Move, side: Side, t: int, *, press: bool) -> Entry:
+        """The move on the board and the scoresheet; ``press`` completes it on the clock."""
+        spoken = render_move(self.board, move, self.vocab)
+        san = self.board.san(move)
+        fullmove = self.board.fullmove_number
+        self.board.push(move)
+        if press and self.clock.paused:
+            # A correction window that ends while the arbiter has stopped the clock: the move
+            # is completed at that instant without any time passing.
+            self.clock.resume(t)
+            self.clock.press(t)
+            self.clock.pause(t)
+        elif press:
+            self.clock.press(t)
+        entry = Entry(
+            ply=len(self.sheet.entries) + 1,
+            uci=move.uci(),
+            san=san,
+            spoken=spoken,
+            by=side,
+            t_ms=t,
+            clock_ms=self.clock.remaining_ms(side, t),
+            fullmove=fullmove,
+        )
+        self.sheet.record(entry)
+        return entry
+
+    def _check_game_end(self, side: Side, t: int, out: Outputs) -> None:
+        board = self.board
+        if board.is_checkmate():
+            self._end(t, "1-0" if side == "white" else "0-1", "checkmate", out)
+        elif board.is_stalemate():
+            self._end(t, "1/2-1/2", "stalemate", out)
+        elif board.is_insufficient_material():
+            self._end(t, "1/2-1/2", "dead_position", out)
+        elif board.is_fivefold_repetition():
+            self._end(t, "1/2-1/2", "fivefold_repetition", out)
+        elif board.is_seventyfive_moves():
+            self._end(t, "1/2-1/2", "seventyfive_moves", out)
+
+    # -- game end -------------------------------------------------------------------------
+
+    def _end(
+        self,
+        t: int,
+        result: str,
+        reason: str,
+        out: Outputs,
+        *,
+        by: Side | None = None,
+    ) -> None:
+        assert result in ("1-0", "0-1", "1/2-1/2")
+        final = Result(t, result, reason)  # type: ignore[arg-type]
+        self.result = final
+        self.pending = None
+        self.offer = None
+        self.expect_repeat = None
+        if not self.clock.paused:
+            self.clock.pause(t)
+        self.sheet.finish(result, reason)
+        out.add(final)
+        self._say_all(out, t, "result.announce", final=final, by=by)
+
+    def _result_words(self, result: Result, language: str | None = None) -> str:
+        language = language or self.language
+        winners: dict[str, Side] = {"1-0": "white", "0-1": "black"}
+        winner = winners.get(result.result)
+        reason = game_message(language, f"reason.{result.reason}")
+        if winner is None:
+            return game_message(language, "result.draw", reason=reason)
+        return game_message(
+            language, "result.win", side=ann.side_name(winner, language), reason=reason
+        )
+
+    # -- saying things ----------------------------------------------------------------------
+
+    def _audiences(self) -> list[tuple[Audience, str]]:
+        """(audience, language) pairs for something both players must hear."""
+        if self.language == self.opponent_language:
+            return [("all", self.language)]
+        return [("blind", self.language), ("sighted", self.opponent_language)]
+
+    def _emit(self, out: Outputs, say: Say, *, remember: bool = True) -> None:
+        out.add(say)
+        if remember and say.to in ("blind", "all"):
+            self.last_said = say.text
+
+    def _tell(self, out: Outputs, t: int, key: str, **params: Any) -> None:
+        """One sentence to the blind player."""
+        self._emit(out, Say(t, game_message(self.language, key, **params), "blind"))
+
+    def _tell_text(self, out: Outputs, t: int, text: str) -> None:
+        self._emit(out, Say(t, text, "blind"))
+
+    def _tell_side(self, side: Side, out: Outputs, t: int, key: str, **params: Any) -> None:
+        """One sentence to the player of ``side``, in their language."""
+        if side == self.blind:
+            self._tell(out, t, key, **params)
+        else:
+            text = game_message(self.opponent_language, key, **params)
+            self._emit(out, Say(t, text, "sighted"))
+
+    def _to_arbiter(self, out: Outputs, t: int, key: str, **params: Any) -> None:
+        """A line for the arbiter's log (in the opponent's page language)."""
+        text = self._sentence(key, self.opponent_language, params)
+        out.add(Say(t, text, "arbiter"))
+
+    def _say_all(self, out: Outputs, t: int, key: str, **params: Any) -> None:
+        """One sentence to both players, each in their language."""
+        for to, language in self._audiences():
+            self._emit(out, Say(t, self._sentence(key, language, params), to))
+
+    def _sentence(self, key: str, language: str, params: dict[str, Any]) -> str:
+        """Fill a sentence: sides become their names, ``ms`` a time in words."""
+        filled: dict[str, Any] = {}
+        for name, value in params.items():
+            if name == "final":
+                continue
+            if name in ("side", "by") and value is not None:
+                filled[name] = ann.side_name(value, language)
+            elif name == "ms":
+                filled["time"] = duration_words(int(value), language)
+            elif name == "count":
+                filled[name] = number_words(int(value), language)
+            elif name == "penalty":
+                filled[name] = duration_words(self.control.penalty_ms, language)
+            elif value is not None:
+                filled[name] = value
+        if key == "result.announce":
+            final = params["final"]
+            return self._result_words(final, language)
+        return game_message(language, key, **filled)
+
+    def _running(self) -> Side | None:
+        if self.result is not None or self.clock.paused:
+            return None
+        return self.clock.running
+
+    def _clock_state(self, t: int) -> ClockState:
+        return ClockState(
+            t,
+            self.clock.remaining_ms("white", t),
+            self.clock.remaining_ms("black", t),
+            self._running(),
+            self.clock.moves_completed("white"),
+        )
+
+
+def game_message(language: str, key: str, **params: Any) -> str:
+    """A session sentence: the catalogue keys of this module live under ``game.``."""
+    if key == "not_understood":
+        return message(language, key, **params)
+    return message(language, f"game.{key}", **params)
