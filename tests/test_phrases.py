@@ -460,6 +460,34 @@ def test_explain_refusal_says_why(fen: str, text: str, reason: str, german: str)
     assert refusal.text("en")  # every reason is worded in English too
 
 
+INTENTS = st.builds(
+    MoveIntent,
+    piece=st.none() | st.sampled_from(chess.PIECE_TYPES),
+    from_file=st.none() | st.integers(0, 7),
+    from_rank=st.none() | st.integers(0, 7),
+    to_square=st.sampled_from(chess.SQUARES),
+    capture=st.booleans(),
+    promotion=st.none() | st.sampled_from(chess.PIECE_TYPES),
+    en_passant=st.booleans(),
+) | st.builds(MoveIntent, castling=st.sampled_from(["short", "long"]))
+
+
+@PROPERTY
+@given(positions(), INTENTS)
+def test_any_words_that_are_not_one_legal_move_get_a_worded_reason(
+    board: chess.Board, intent: MoveIntent
+) -> None:
+    vocab = Vocabulary.default()
+    if len(intent_moves(board, intent)) == 1:
+        with pytest.raises(ValueError):
+            explain_refusal(board, intent, vocab)
+        return
+    refusal = explain_refusal(board, intent, vocab)
+    for language in ("de", "en"):
+        text = refusal.text(language)
+        assert text and "{" not in text
+
+
 def test_explain_refusal_refuses_to_refuse_a_legal_move() -> None:
     vocab = Vocabulary.default()
     intent = parse_intent(("springer", "felix", "drei"), vocab)
