@@ -123,3 +123,28 @@ def test_arbiter_penalty_and_guideline_III_4_increment(settings: Settings) -> No
     # From the next completed move on, 5 s are added for both.
     assert clock_at(out, 35.0)["black"] == clock_at(out, 30.0)["black"] - 5 + 5
     assert says(out, "arbiter", 36.0)[0].startswith("Aktion increment abgelehnt")
+
+
+def test_every_arbiter_action_is_logged_with_its_reason_even_when_refused(
+    settings: Settings,
+) -> None:
+    from voice.events import ArbiterAction, Setup
+    from voice.session import GameSession
+
+    game = GameSession(Setup(mode="game", blind="white", time_control="600+5"), settings)
+    game.handle(ArbiterAction(1000, "increment", {"seconds": 5, "reason": "III.4"}))
+    game.handle(ArbiterAction(2000, "illegal", {"side": "black", "reason": "7.5.1"}))
+    game.handle(ArbiterAction(3000, "result", {"result": "1-0", "reason": "forfeit"}))
+    log = game.state()["log"]
+    assert log[0]["kind"] == "refused:increment"  # the game has an increment already
+    assert "without increment" in log[0]["detail"]
+    assert log[1] == {
+        "t": 2.0,
+        "kind": "illegal_move",
+        "side": "black",
+        "detail": "7.5.1",
+        "params": {"side": "black", "reason": "7.5.1"},
+    }
+    assert log[2]["kind"] == "declare_result" and log[2]["detail"] == "forfeit"
+    assert game.state()["result"] == {"result": "1-0", "reason": "arbiter"}
+    assert game.state()["clock"]["white"] == 600.0 - 3.0 + 60.0  # 7.5.5: one minute in rapid

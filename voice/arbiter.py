@@ -36,6 +36,9 @@ Actions (FIDE articles in brackets):
     end the game with "1-0", "0-1" or "1/2-1/2" (e.g. after a ruling under 11 or 12).
 ``approve_setup {...}``
     the arbiter approved the set-up (time control, rank words, sides); recorded as given.
+
+``illegal`` and ``result`` are accepted as short names of ``illegal_move`` and
+``declare_result``.
 """
 
 from __future__ import annotations
@@ -61,6 +64,9 @@ ACTIONS: tuple[str, ...] = (
     "declare_result",
     "approve_setup",
 )
+
+# Short names the arbiter's web panel uses for the same actions.
+ALIASES: dict[str, str] = {"illegal": "illegal_move", "result": "declare_result"}
 
 ResultText = Literal["1-0", "0-1", "1/2-1/2"]
 _RESULTS: tuple[ResultText, ...] = ("1-0", "0-1", "1/2-1/2")
@@ -155,6 +161,7 @@ def read_action(action: str, params: Mapping[str, Any]) -> ArbiterCommand:
     if not isinstance(reason, str):
         raise ArbiterError("'reason' must be text")
     reason = reason.strip()[:200]
+    action = ALIASES.get(action, action)
     match action:
         case "pause" | "resume":
             return ArbiterCommand(action, reason)

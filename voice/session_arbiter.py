@@ -26,18 +26,17 @@ class ArbiterMixin(SessionBase):
     # -- arbiter ------------------------------------------------------------------------------
 
     def _on_arbiter(self, action: str, params: dict[str, Any], t: int, out: Outputs) -> None:
+        """Validate, apply, log with the reason, echo; a refused action changes nothing."""
         try:
             command = read_action(action, params)
-        except ArbiterError as error:
-            self._to_arbiter(out, t, "arbiter.refused", action=action, error=str(error))
-            return
-        self.log.append(LogEntry(t, action, command.side, command.reason, dict(params)))
-        try:
             self._apply_arbiter(command, t, out)
-        except ClockError as error:
+        except (ArbiterError, ClockError) as error:
+            self.log.append(LogEntry(t, f"refused:{action}", None, str(error), dict(params)))
             self._to_arbiter(out, t, "arbiter.refused", action=action, error=str(error))
             return
-        self._to_arbiter(out, t, "arbiter.logged", action=action, reason=command.reason or "-")
+        name = command.action
+        self.log.append(LogEntry(t, name, command.side, command.reason, dict(params)))
+        self._to_arbiter(out, t, "arbiter.logged", action=name, reason=command.reason or "-")
 
     def _apply_arbiter(self, command: ArbiterCommand, t: int, out: Outputs) -> None:
         match command.action:
