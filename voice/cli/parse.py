@@ -175,9 +175,9 @@ def _random_positions(count: int, seed: int = 2024) -> list[chess.Board]:
 
 
 def _confusions(vocab: Vocabulary) -> dict[str, str]:
-    """Each file, rank and piece word → the other word of its kind that sounds most like it
-    (what a recogniser confuses it with)."""
-    groups = [vocab.file_words, vocab.rank_words, tuple(PIECE_WORDS.values())]
+    """Each file, rank, piece and castling word → the other word of its kind that sounds most
+    like it (what a recogniser confuses it with)."""
+    groups = [vocab.file_words, vocab.rank_words, tuple(PIECE_WORDS.values()), ("kurze", "lange")]
     return {
         word: min((w for w in group if w != word), key=lambda w: sound_distance(word, w))
         for group in groups
