@@ -39,7 +39,7 @@ GAME = [
     *("e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7"),
     *("Re1", "b5", "Bb3", "d6", "c3", "O-O", "h3", "Nb8", "d4", "Nbd7"),
 ]
-SETUP = {"setup": {"mode": "game", "blind": "white", "time_control": "300+2"}}
+SETUP: dict[str, object] = {"setup": {"mode": "game", "blind": "white", "time_control": "300+2"}}
 SEEDS = range(20)
 
 
@@ -137,7 +137,7 @@ def test_sigkill_at_a_random_moment_loses_no_made_move(
     resumed.journal.close()
     session = resumed.core
     assert isinstance(session, GameSession)
-    made = [line["move"]["uci"] for line in printed if "move" in line]  # type: ignore[index]
+    made = [line["move"]["uci"] for line in printed if "move" in line]
     kept = [move["uci"] for move in session.state()["moves"]]
     assert kept[: len(made)] == made, "a move the players saw was lost"
 

@@ -10,7 +10,15 @@ import pytest
 from session_scripts import SCRIPTS
 
 from voice.config import Settings
-from voice.events import BlindSpeech, ScriptError, Setup, SightedMove, parse_input, parse_setup
+from voice.events import (
+    BlindSpeech,
+    InputEvent,
+    ScriptError,
+    Setup,
+    SightedMove,
+    parse_input,
+    parse_setup,
+)
 from voice.journal import Journal, parse_journal, read_journal
 from voice.resume import resume, run_journaled
 from voice.session import GameSession
@@ -24,7 +32,7 @@ def _script(name: str) -> list[str]:
 
 def test_journal_round_trip_is_the_same_script(tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
-    events = [
+    events: list[InputEvent] = [
         BlindSpeech(1500, (("Springer Felix drei", 1.0),)),
         BlindSpeech(2000, (("springer felix drei", 0.8), ("springer felix zwei", 0.3))),
         SightedMove(4250, "e7e5"),

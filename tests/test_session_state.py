@@ -104,3 +104,23 @@ def test_english_commands_and_messages(settings: Settings) -> None:
     assert says(out, "blind", 6.0) == ["It is your move, with White."]
     assert says(out, "blind", 7.0) == ["Really resign? Yes or no."]
     assert says(out, "all", 8.0) == ["Black wins: the opponent resigned."]
+
+
+def test_setup_errors_name_the_key(settings: Settings) -> None:
+    import pytest
+
+    from voice.events import ScriptError
+
+    bad: list[tuple[dict[str, object], str]] = [
+        ({"fen": "not a fen"}, "setup.fen: not a FEN"),
+        ({"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}, "setup.fen: not a legal position"),
+        ({"correction_window": "2"}, "setup.correction_window must be a number"),
+        ({"correction_window": 11}, "from 0 to 10"),
+        ({"always_confirm": 1}, "setup.always_confirm must be true or false"),
+    ]
+    for fields, error in bad:
+        fen = fields.pop("fen", None)
+        assert fen is None or isinstance(fen, str)
+        setup = Setup(mode="game", time_control="300", fen=fen, extra=fields)
+        with pytest.raises(ScriptError, match=error):
+            GameSession(setup, settings)

@@ -24,6 +24,7 @@ from voice.events import (
     OutputEvent,
     Result,
     Say,
+    ScriptError,
     Setup,
     Side,
     to_seconds,
@@ -136,18 +137,19 @@ class SessionBase:
         self.profile = setup.profile
         self.blind: Side = setup.blind
         self.sighted: Side = other(setup.blind)
-        self.board = chess.Board(setup.fen) if setup.fen else chess.Board()
+        self.board = _start_board(setup.fen)
         self.start_fen = self.board.fen()
         control_text = setup.time_control or settings.clock.time_control
         self.control = parse_time_control(control_text, settings.clock.presets)
         self.clock = Clock(self.control)
-        self.correction_ms = round(
-            float(extra.get("correction_window", settings.session.correction_window)) * 1000
+        window = _setup_value(extra, "correction_window", settings.session.correction_window)
+        self.correction_ms = round(window * 1000)
+        self.always_confirm = _setup_flag(extra, "always_confirm", settings.session.always_confirm)
+        self.repeat_back = _setup_flag(
+            extra, "repeat_back_check", settings.session.repeat_back_check
         )
-        self.always_confirm = bool(extra.get("always_confirm", settings.session.always_confirm))
-        self.repeat_back = bool(extra.get("repeat_back_check", settings.session.repeat_back_check))
-        self.warn_low_time = self.profile == "home" and bool(
-            extra.get("warn_low_time", settings.clock.warn_low_time)
+        self.warn_low_time = self.profile == "home" and _setup_flag(
+            extra, "warn_low_time", settings.clock.warn_low_time
         )
         self.sheet = Scoresheet(
             start_fen=self.start_fen,
@@ -341,6 +343,34 @@ class SessionBase:
             self._running(),
             self.clock.moves_completed("white"),
         )
+
+
+def _start_board(fen: str | None) -> chess.Board:
+    """The start position; a FEN that does not describe a legal position is a setup error."""
+    if not fen:
+        return chess.Board()
+    try:
+        board = chess.Board(fen)
+    except ValueError as error:
+        raise ScriptError(f"setup.fen: not a FEN: {error}") from None
+    if not board.is_valid():
+        raise ScriptError(f"setup.fen: not a legal position ({board.status()!r})")
+    return board
+
+
+def _setup_value(extra: dict[str, Any], key: str, default: float) -> float:
+    """A setup override of a [session] number (seconds, 0 to 10, as in the settings)."""
+    value = extra.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 10:
+        raise ScriptError(f"setup.{key} must be a number of seconds from 0 to 10, not {value!r}")
+    return float(value)
+
+
+def _setup_flag(extra: dict[str, Any], key: str, default: bool) -> bool:
+    value = extra.get(key, default)
+    if not isinstance(value, bool):
+        raise ScriptError(f"setup.{key} must be true or false, not {value!r}")
+    return value
 
 
 def game_message(language: str, key: str, **params: Any) -> str:
