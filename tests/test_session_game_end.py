@@ -34,7 +34,7 @@ def test_5_2_1_stalemate_ends_the_game_at_once(settings: Settings) -> None:
     _ended(out, "1/2-1/2", "stalemate", 2.0)
     assert says(out, "all", 2.0)[-1] == "Remis: Patt."
     assert refused(out) == [{"t": 3.0, "by": "black", "reason": "game_over"}]
-    assert moves(out) == ["f6f7"]
+    assert moves(out) == ["f1f7"]
 
 
 def test_5_2_2_dead_position_ends_the_game_at_once(settings: Settings) -> None:
