@@ -9,15 +9,20 @@ A clock display rounds down (it never shows time that is not there), so these wo
 
 Each language is one :class:`Words` entry in :data:`LANGUAGES`: a number speller and the
 singular/plural forms of the counted units, because languages differ in more than vocabulary
-(German "eine Minute" but "ein Zug"; Arabic and Hebrew, added later, have dual forms and
-gendered numbers). An unknown language falls back to English.
+(German "eine Minute" but "ein Zug"). Arabic and Hebrew have dual forms and numbers that agree in
+gender with the noun, so their counts come from :mod:`voice.numbers_ar` and
+:mod:`voice.numbers_he` (an :class:`Inflected` entry); Persian keeps the noun singular after a
+number (:mod:`voice.numbers_fa`). All three join the parts of a time with "and" ("یک ساعت و پنج
+دقیقه"), where German and English just leave a space. An unknown language falls back to English.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
+
+from voice import numbers_ar, numbers_fa, numbers_he
 
 Unit = Literal["hour", "minute", "second", "move"]
 
@@ -38,6 +43,9 @@ class Words:
     number: Callable[[int], str]
     nouns: Mapping[Unit, tuple[str, str, str]]
     decimal_point: str
+    joiner: str = " "
+    """What stands between the parts of a time: a space in German and English; "and" where
+    leaving it out is ungrammatical (Arabic and Hebrew write it on the next word: " و", " ו")."""
 
     def count(self, n: int, unit: Unit) -> str:
         one, singular, plural = self.nouns[unit]
@@ -46,6 +54,34 @@ class Words:
     def plural(self, unit: Unit) -> str:
         """The form used after a decimal number ("eins Komma fünf Sekunden")."""
         return self.nouns[unit][2]
+
+    def decimal(self, whole: int, tenth: int, unit: Unit) -> str:
+        """A decimal count takes the bare number words and the plural: "eins Komma fünf
+        Sekunden"."""
+        return f"{self.number(whole)} {self.decimal_point} {self.number(tenth)} {self.plural(unit)}"
+
+    def join(self, counts: Sequence[str]) -> str:
+        """The counts of a time with :attr:`joiner` between them: "eine Stunde fünf Minuten",
+        "ساعة واحدة وخمس دقائق"."""
+        return self.joiner.join(counts)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Inflected(Words):
+    """A language whose counted noun changes with the number in more ways than singular/plural
+    (a dual, a numeral agreeing in gender, a noun before or after the numeral): its module says
+    the whole counted phrase, and the decimal one if that differs too."""
+
+    counter: Callable[[int, Unit], str]
+    decimal_counter: Callable[[int, int, Unit], str] | None = None
+
+    def count(self, n: int, unit: Unit) -> str:
+        return self.counter(n, unit)
+
+    def decimal(self, whole: int, tenth: int, unit: Unit) -> str:
+        if self.decimal_counter is None:
+            return super().decimal(whole, tenth, unit)
+        return self.decimal_counter(whole, tenth, unit)
 
 
 # -- German ------------------------------------------------------------------------------------
@@ -178,9 +214,38 @@ _EN_NOUNS: Mapping[Unit, tuple[str, str, str]] = {
 }
 
 
+# -- Arabic, Persian, Hebrew (right to left; the grammar lives in their modules) ---------------
+
+_UNITS: tuple[Unit, ...] = ("hour", "minute", "second", "move")
+# The (one, singular, plural) triples of Arabic and Hebrew only serve plural(): their counts are
+# said by their modules.
+_AR_NOUNS = {u: (n.one, n.singular, n.plural) for u in _UNITS for n in [numbers_ar.NOUNS[u]]}
+_HE_NOUNS = {u: ("", n.singular, n.plural) for u in _UNITS for n in [numbers_he.NOUNS[u]]}
+
 LANGUAGES: Mapping[str, Words] = {
     "de": Words(number=_de_number, nouns=_DE_NOUNS, decimal_point="Komma"),
     "en": Words(number=_en_number, nouns=_EN_NOUNS, decimal_point="point"),
+    "ar": Inflected(
+        number=numbers_ar.number,
+        nouns=_AR_NOUNS,
+        decimal_point=numbers_ar.DECIMAL_POINT,
+        joiner=f" {numbers_ar.AND}",
+        counter=numbers_ar.count,
+        decimal_counter=numbers_ar.decimal,
+    ),
+    "fa": Words(
+        number=numbers_fa.number,
+        nouns={u: numbers_fa.NOUNS[u] for u in _UNITS},
+        decimal_point=numbers_fa.DECIMAL_POINT,
+        joiner=f" {numbers_fa.AND} ",
+    ),
+    "he": Inflected(
+        number=numbers_he.number,
+        nouns=_HE_NOUNS,
+        decimal_point=numbers_he.DECIMAL_POINT,
+        joiner=f" {numbers_he.AND}",
+        counter=numbers_he.count,
+    ),
 }
 FALLBACK = "en"
 
@@ -211,9 +276,7 @@ def duration_words(ms: int, language: str = "de") -> str:
         whole, tenth = divmod(ms // 100, 10)
         if tenth == 0:
             return words.count(whole, "second")
-        # "eins Komma fünf Sekunden": a decimal takes the bare number word and the plural.
-        decimal = f"{words.number(whole)} {words.decimal_point} {words.number(tenth)}"
-        return f"{decimal} {words.plural('second')}"
+        return words.decimal(whole, tenth, "second")
     parts: list[tuple[int, Unit]]
     if ms < _HOUR_MS:
         minutes, seconds = divmod(ms // _SECOND_MS, 60)
@@ -221,4 +284,4 @@ def duration_words(ms: int, language: str = "de") -> str:
     else:
         hours, minutes = divmod(ms // _MINUTE_MS, 60)
         parts = [(hours, "hour"), (minutes, "minute")]
-    return " ".join(words.count(n, unit) for n, unit in parts if n)
+    return words.join([words.count(n, unit) for n, unit in parts if n])
