@@ -193,3 +193,37 @@ def test_resume_keeps_whose_turn_the_open_question_and_the_draw_offer(
     more = list(run_journaled(['{"t": 20, "blind": "nein"}'], settings, resume_path=path))
     assert "Nicht aufgegeben. Die Partie geht weiter." in [m.get("say") for m in more]
     assert read_journal(path).last_ms == 20000
+
+
+def test_journal_files_are_named_by_start_time_and_never_reused(
+    tmp_path: Path, settings: Settings
+) -> None:
+    from datetime import datetime
+
+    from voice.config import override
+    from voice.journal import journal_dir, latest_journal, new_journal_path
+
+    assert journal_dir(settings).name == "games"  # the user data folder by default
+    mine = override(settings, session={"journal_dir": str(tmp_path)})
+    assert journal_dir(mine) == tmp_path
+    started = datetime(2026, 1, 21, 19, 30, 0)
+    first = new_journal_path(tmp_path, started)
+    assert first.name == "game-20260121-193000.jsonl"
+    Journal.create(first, SETUP).close()
+    second = new_journal_path(tmp_path, started)
+    assert second.name == "game-20260121-193000-2.jsonl"
+    Journal.create(second, SETUP).close()
+    assert latest_journal(tmp_path) == second
+    assert latest_journal(tmp_path / "none") is None
+
+
+def test_a_journal_replayed_by_simulate_gives_the_same_output_as_its_script(
+    tmp_path: Path, settings: Settings
+) -> None:
+    from voice.simulate import run_script
+
+    lines = _script("r912_draw_offers_both_ways")
+    path = tmp_path / "j.jsonl"
+    first = list(run_journaled(lines, settings, journal_path=path))
+    again = list(run_script(path.read_text(encoding="utf-8").splitlines(), settings))
+    assert again == first

@@ -17,9 +17,13 @@ import json
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
+import platformdirs
+
+from voice.config import APP_NAME, Settings
 from voice.events import (
     InputEvent,
     ScriptError,
@@ -164,3 +168,33 @@ class Journal:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+# -- where journals live ----------------------------------------------------------------------
+
+
+def journal_dir(settings: Settings) -> Path:
+    """``[session] journal_dir``, or the user data folder's ``games`` when it is empty."""
+    configured = settings.session.journal_dir.strip()
+    if configured:
+        return Path(configured).expanduser()
+    return Path(platformdirs.user_data_dir(APP_NAME)) / "games"
+
+
+def new_journal_path(directory: Path, started: datetime) -> Path:
+    """A fresh file name from the start time: ``game-20260121-193000.jsonl`` (then ``-2``, …)."""
+    stem = f"game-{started:%Y%m%d-%H%M%S}"
+    candidate = directory / f"{stem}.jsonl"
+    number = 2
+    while candidate.exists():
+        candidate = directory / f"{stem}-{number}.jsonl"
+        number += 1
+    return candidate
+
+
+def latest_journal(directory: Path) -> Path | None:
+    """The most recently written journal in ``directory`` (what "resume" picks by default)."""
+    journals = [path for path in directory.glob("game-*.jsonl") if path.is_file()]
+    if not journals:
+        return None
+    return max(journals, key=lambda path: (path.stat().st_mtime_ns, path.name))
