@@ -76,23 +76,8 @@ from voice.utterance import Command, command_table, read_command
 # Refusal reasons that are not an attempt at an illegal move (the words were too vague).
 _NOT_AN_ATTEMPT = frozenset({"say_whole_move", "several_can_reach", "which_piece", "game_over"})
 
-# Commands that only ask for information: harmless when misheard.
+# Commands that only ask for information: harmless when misheard, and still useful after the end.
 _REQUESTS = frozenset(
-    {
-        "time",
-        "moves",
-        "repeat",
-        "last_move",
-        "position",
-        "where",
-        "whose_turn",
-        "scoresheet",
-        "help",
-        "stop",
-    }
-)
-# Commands a player may use while the game is over.
-_AFTER_GAME = frozenset(
     {
         "time",
         "moves",
@@ -167,6 +152,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 self._tell(out, t, "key.press_not_needed")
             case Tick():
                 pass
+        self._advance(t, out)  # an arbiter may have set the running clock to zero
         out.add(self._clock_state(t))
         return out.events
 
@@ -659,7 +645,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
 
     def _command(self, command: Command, t: int, out: Outputs) -> None:
         name = command.name
-        if self.result is not None and name not in _AFTER_GAME:
+        if self.result is not None and name not in _REQUESTS:
             self._tell(out, t, "game.over", result=self._result_words(self.result))
             return
         handler: Callable[[Command, int, Outputs], None] = getattr(self, f"_cmd_{name}")
