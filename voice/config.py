@@ -66,6 +66,47 @@ class MatchingSettings(Section):
     nbest_penalty: Cost = 0.25
 
 
+def _check_key_bindings(bindings: dict[str, list[str]]) -> None:
+    """Every key is a known key name and does one thing only."""
+    seen: dict[str, str] = {}
+    for action, keys in bindings.items():
+        for key in keys:
+            if not is_key_name(key):
+                raise ValueError(
+                    f"{action}: {key!r} is not a key name (one lower-case character, or "
+                    f"one of {', '.join(sorted(NAMED_KEYS))})"
+                )
+            if key in seen:
+                raise ValueError(f"key {key!r} is bound to both {seen[key]} and {action}")
+            seen[key] = action
+
+
+class GameKeys(Section):
+    """Keys during a game with a terminal (``play``/``assist`` listening to the microphone).
+
+    Each action is a command word's id (the key asks what the word asks), or ``stop`` (silence
+    the speech now playing) or ``quit`` (end the program; asked back once).
+    """
+
+    time: list[str] = Field(default=["t"], min_length=1)
+    moves: list[str] = Field(default=["m"], min_length=1)
+    repeat: list[str] = Field(default=["r"], min_length=1)
+    last_move: list[str] = Field(default=["l"], min_length=1)
+    position: list[str] = Field(default=["p"], min_length=1)
+    scoresheet: list[str] = Field(default=["n"], min_length=1)
+    whose_turn: list[str] = Field(default=["w"], min_length=1)
+    touched: list[str] = Field(default=["b"], min_length=1)
+    arbiter: list[str] = Field(default=["a"], min_length=1)
+    help: list[str] = Field(default=["h"], min_length=1)
+    stop: list[str] = Field(default=["space"], min_length=1)
+    quit: list[str] = Field(default=["q"], min_length=1)
+
+    @model_validator(mode="after")
+    def _known_and_distinct(self) -> GameKeys:
+        _check_key_bindings(self.model_dump())
+        return self
+
+
 class SessionSettings(Section):
     profile: Profile
     blind: Side
@@ -73,6 +114,7 @@ class SessionSettings(Section):
     always_confirm: bool
     repeat_back_check: bool
     journal_dir: str
+    keys: GameKeys = GameKeys()
 
 
 class ClockKeys(Section):
@@ -87,17 +129,7 @@ class ClockKeys(Section):
 
     @model_validator(mode="after")
     def _known_and_distinct(self) -> ClockKeys:
-        seen: dict[str, str] = {}
-        for action, keys in self.model_dump().items():
-            for key in keys:
-                if not is_key_name(key):
-                    raise ValueError(
-                        f"{action}: {key!r} is not a key name (one lower-case character, or "
-                        f"one of {', '.join(sorted(NAMED_KEYS))})"
-                    )
-                if key in seen:
-                    raise ValueError(f"key {key!r} is bound to both {seen[key]} and {action}")
-                seen[key] = action
+        _check_key_bindings(self.model_dump())
         return self
 
 
@@ -153,7 +185,8 @@ class WebSettings(Section):
 
 class EngineSettings(Section):
     path: str
-    skill: Annotated[int, Field(ge=0, le=20)]
+    level: Annotated[int, Field(ge=1, le=8)]
+    ask_level: bool
     move_time: Annotated[float, Field(gt=0, le=60)]
 
 
