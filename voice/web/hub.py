@@ -1,0 +1,158 @@
+"""The connected pages and what each of them is sent.
+
+Every batch of the core's outputs is answered by a fresh snapshot to every page (so a page that
+missed something, or reconnects, is never out of date) plus the notices meant for its audience.
+Each page has its own outgoing queue and sender task: a slow or vanished phone cannot hold up
+the game loop, and a page whose queue overflows is disconnected, not waited for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from starlette.websockets import WebSocket
+
+from voice.events import OutputEvent, Refused, Say
+from voice.web.pairing import Role
+from voice.web.protocol import (
+    FLOOD_LIMIT,
+    ErrorCode,
+    ErrorOut,
+    Message,
+    NoticeKind,
+    NoticeOut,
+    RateLimiter,
+    StateOut,
+)
+
+log = logging.getLogger(__name__)
+
+QUEUE_LIMIT = 256
+"""Messages waiting for one page; beyond this the page is too slow or gone and is dropped."""
+
+ViewBuilder = Callable[[Role], dict[str, object]]
+
+
+@dataclass(eq=False)
+class Client:
+    """One open page: its role, its rate limit and its outgoing queue."""
+
+    websocket: WebSocket
+    role: Role
+    limiter: RateLimiter = field(default_factory=RateLimiter)
+    refusals_in_a_row: int = 0
+    queue: asyncio.Queue[str | None] = field(
+        default_factory=lambda: asyncio.Queue(maxsize=QUEUE_LIMIT)
+    )
+    sender: asyncio.Task[None] | None = None
+    closing: bool = False
+
+    def put(self, message: Message) -> None:
+        """Queue a message; a page that cannot keep up is closed instead of waited for."""
+        if self.closing:
+            return
+        try:
+            self.queue.put_nowait(message.model_dump_json())
+        except asyncio.QueueFull:
+            self.close(1008)
+
+    def refused(self, code: ErrorCode, text: str) -> None:
+        """Answer a message that changed nothing; a page that floods us is closed."""
+        self.refusals_in_a_row += 1
+        if self.refusals_in_a_row >= FLOOD_LIMIT:
+            self.close(1008)
+            return
+        self.put(ErrorOut(code=code, message=text))
+
+    def close(self, code: int) -> None:
+        if self.closing:
+            return
+        self.closing = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+        asyncio.get_running_loop().create_task(self._close(code))
+
+    async def _close(self, code: int) -> None:
+        with contextlib.suppress(Exception):
+            await self.websocket.close(code=code)
+
+    async def pump(self) -> None:
+        """Send queued messages in order until told to stop or the page is gone."""
+        try:
+            while (text := await self.queue.get()) is not None:
+                await self.websocket.send_text(text)
+        except Exception:  # the page went away: nothing to do, the game goes on
+            log.debug("page %s stopped receiving", self.role)
+
+
+# Which pages see a notice: the opponent's board, the arbiter's panel, the spectators' view.
+AUDIENCE: dict[str, tuple[Role, ...]] = {
+    "sighted": ("opponent", "arbiter"),
+    "all": ("opponent", "arbiter", "spectator"),
+    "arbiter": ("arbiter",),
+    "blind": ("arbiter",),
+}
+
+
+class Hub:
+    """All open pages; :meth:`publish` is the game host's output subscriber."""
+
+    def __init__(self, view: ViewBuilder, sighted_side: str) -> None:
+        self._view = view
+        self._sighted = sighted_side
+        self.clients: set[Client] = set()
+
+    def join(self, websocket: WebSocket, role: Role) -> Client:
+        client = Client(websocket, role)
+        client.sender = asyncio.get_running_loop().create_task(client.pump())
+        self.clients.add(client)
+        self.send_state(client)
+        return client
+
+    async def leave(self, client: Client) -> None:
+        self.clients.discard(client)
+        if not client.closing:
+            client.closing = True
+            with contextlib.suppress(asyncio.QueueFull):
+                client.queue.put_nowait(None)
+        if client.sender is not None:
+            client.sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await client.sender
+
+    def send_state(self, client: Client) -> None:
+        client.put(StateOut(view=self._view(client.role)))
+
+    def publish(self, outputs: Sequence[OutputEvent]) -> None:
+        """Notices to their audiences, then the new state to everybody."""
+        notices = list(self._notices(outputs))
+        views: dict[Role, dict[str, object]] = {}
+        for client in list(self.clients):
+            for roles, notice in notices:
+                if client.role in roles:
+                    client.put(notice)
+            if client.role not in views:
+                views[client.role] = self._view(client.role)
+            client.put(StateOut(view=views[client.role]))
+
+    def _notices(
+        self, outputs: Sequence[OutputEvent]
+    ) -> Iterator[tuple[tuple[Role, ...], NoticeOut]]:
+        """What the session said, to the pages of its audience.
+
+        The session follows a refusal of the sighted player's move with the sentence saying
+        why; that sentence is marked as a refusal so the page can show it as an error.
+        """
+        refused = False
+        for output in outputs:
+            match output:
+                case Refused(by=by):
+                    refused = by == self._sighted
+                case Say(to=to, text=text):
+                    kind: NoticeKind = "refused" if refused and to != "blind" else "say"
+                    refused = refused and to == "blind"
+                    yield AUDIENCE[to], NoticeOut(kind=kind, text=text)

@@ -1,0 +1,55 @@
+"""Who may do what: one unguessable secret per role, compared in constant time.
+
+The opponent's and the arbiter's pages are reached by a URL that carries their secret, so a
+phone on the same network can join by scanning a QR code but a stranger cannot move pieces or
+stop clocks. The spectators' secret is only asked for when ``web.open_spectators`` is false.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import Literal
+
+Role = Literal["opponent", "arbiter", "spectator"]
+ROLES: tuple[Role, ...] = ("opponent", "arbiter", "spectator")
+
+# What each role's page is called in URLs: /play, /arbiter, /watch.
+PAGE_OF_ROLE: dict[Role, str] = {"opponent": "play", "arbiter": "arbiter", "spectator": "watch"}
+ROLE_OF_PAGE: dict[str, Role] = {page: role for role, page in PAGE_OF_ROLE.items()}
+
+TOKEN_BYTES = 18  # 144 bits: far beyond guessing, still short enough for a QR code
+
+
+@dataclass(frozen=True)
+class Secrets:
+    """The secret of each role; ``open_spectators`` lets anyone watch without one."""
+
+    opponent: str
+    arbiter: str
+    spectator: str
+    open_spectators: bool = False
+
+    @classmethod
+    def generate(cls, *, open_spectators: bool = False) -> Secrets:
+        """Fresh, distinct secrets for a new game."""
+        return cls(
+            opponent=secrets.token_urlsafe(TOKEN_BYTES),
+            arbiter=secrets.token_urlsafe(TOKEN_BYTES),
+            spectator=secrets.token_urlsafe(TOKEN_BYTES),
+            open_spectators=open_spectators,
+        )
+
+    def secret_of(self, role: Role) -> str:
+        return {"opponent": self.opponent, "arbiter": self.arbiter, "spectator": self.spectator}[
+            role
+        ]
+
+    def allows(self, role: Role, key: str | None) -> bool:
+        """Whether ``key`` opens ``role``'s page; each role has its own secret, none opens two."""
+        if role == "spectator" and self.open_spectators:
+            return True
+        if not key:
+            return False
+        return hmac.compare_digest(key.encode(), self.secret_of(role).encode())

@@ -1,0 +1,256 @@
+"""Every WebSocket message in and out, as a schema; size and rate limits.
+
+A page is a program we did not write the last version of: anything it sends is checked here
+before it can become an input event. A message that is not valid JSON, is larger than
+:data:`MAX_MESSAGE_BYTES`, names an unknown type, carries a field of the wrong type, or comes
+faster than the rate limit allows gets an ``error`` reply and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from voice.web.pairing import Role
+
+MAX_MESSAGE_BYTES = 2048
+"""Larger than any valid message; the transport itself drops frames above WS_MAX_BYTES."""
+WS_MAX_BYTES = 16 * 1024
+
+RATE_PER_SECOND = 10.0
+"""Sustained messages per second and connection; a person clicking never comes near it."""
+RATE_BURST = 30
+FLOOD_LIMIT = 200
+"""Refused messages in a row after which the connection is closed (the game goes on)."""
+
+Side = Literal["white", "black"]
+UciMove = Annotated[str, Field(pattern=r"^[a-h][1-8][a-h][1-8][qrbn]?$")]
+Reason = Annotated[str, Field(max_length=200)]
+Seconds = Annotated[float, Field(ge=-36_000, le=36_000, allow_inf_nan=False)]
+
+ErrorCode = Literal[
+    "malformed",  # not JSON, unknown type, wrong fields
+    "too_large",
+    "rate_limited",
+    "not_allowed",  # this page's role may not send this message
+    "stale",  # the page acted on a position that is no longer the current one
+    "not_your_turn",
+    "no_offer",  # accept/decline without a pending draw offer from the other side
+    "game_over",
+    "refused",  # the session refused it; the reason follows
+]
+
+
+class Message(BaseModel):
+    """Strict: unknown keys and silent type conversions are errors."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+# -- in: from the opponent's page ------------------------------------------------------------
+
+
+class MoveIn(Message):
+    """A move on the sighted player's board; ``ply`` is the half-move count the page saw."""
+
+    type: Literal["move"]
+    uci: UciMove
+    ply: Annotated[int, Field(ge=0, le=10_000)]
+
+
+class DrawIn(Message):
+    type: Literal["draw"]
+    action: Literal["offer", "accept", "decline"]
+
+
+class ResignIn(Message):
+    """Only sent after the page asked "really resign?" and the player said yes."""
+
+    type: Literal["resign"]
+    confirmed: Literal[True]
+
+
+class CallArbiterIn(Message):
+    type: Literal["call_arbiter"]
+
+
+class SyncIn(Message):
+    """Ask for the full state again (any role)."""
+
+    type: Literal["sync"]
+
+
+# -- in: from the arbiter's panel ------------------------------------------------------------
+
+
+class PauseIn(Message):
+    type: Literal["pause"]
+    reason: Reason = ""
+
+
+class ResumeIn(Message):
+    type: Literal["resume"]
+    reason: Reason = ""
+
+
+class AddTimeIn(Message):
+    type: Literal["add_time"]
+    side: Side
+    seconds: Seconds
+    reason: Reason = ""
+
+
+class SetTimeIn(Message):
+    type: Literal["set_time"]
+    side: Side
+    seconds: Annotated[float, Field(ge=0, le=36_000, allow_inf_nan=False)]
+    reason: Reason = ""
+
+
+class SetMovesIn(Message):
+    """Correct the move counter of ``side``, or of both sides when it is left out."""
+
+    type: Literal["set_moves"]
+    moves: Annotated[int, Field(ge=0, le=1000)]
+    side: Side | None = None
+    reason: Reason = ""
+
+
+class RetractIn(Message):
+    """Take both boards back so that ``ply`` half-moves stand (D.2.9)."""
+
+    type: Literal["retract"]
+    ply: Annotated[int, Field(ge=0, le=10_000)]
+    reason: Reason = ""
+
+
+class IllegalIn(Message):
+    """A completed illegal move by ``side``; the session applies the penalty (7.5).
+
+    ``ply`` reinstates the position with that many half-moves in the same action.
+    """
+
+    type: Literal["illegal_move"]
+    side: Side
+    ply: Annotated[int, Field(ge=0, le=10_000)] | None = None
+    reason: Reason = ""
+
+
+class DeclareResultIn(Message):
+    type: Literal["declare_result"]
+    result: Literal["1-0", "0-1", "1/2-1/2"]
+    reason: Reason = ""
+
+
+OPPONENT_MESSAGES: tuple[type[Message], ...] = (MoveIn, DrawIn, ResignIn, CallArbiterIn)
+ARBITER_MESSAGES: tuple[type[Message], ...] = (
+    PauseIn,
+    ResumeIn,
+    AddTimeIn,
+    SetTimeIn,
+    SetMovesIn,
+    RetractIn,
+    IllegalIn,
+    DeclareResultIn,
+)
+ALLOWED: dict[Role, tuple[type[Message], ...]] = {
+    "opponent": (*OPPONENT_MESSAGES, SyncIn),
+    "arbiter": (*ARBITER_MESSAGES, SyncIn),
+    "spectator": (SyncIn,),
+}
+
+
+def message_type(model: type[Message] | Message) -> str:
+    """The value of a message class's ``type`` field ("move", "add_time", ...)."""
+    cls = model if isinstance(model, type) else type(model)
+    return str(get_args(cls.model_fields["type"].annotation)[0])
+
+
+_ALL_MESSAGES: tuple[type[Message], ...] = (*OPPONENT_MESSAGES, *ARBITER_MESSAGES, SyncIn)
+MODELS: dict[str, type[Message]] = {message_type(model): model for model in _ALL_MESSAGES}
+"""Each message class by the value of its ``type`` field."""
+
+# -- out ----------------------------------------------------------------------------------
+
+
+class ErrorOut(Message):
+    """The reply to a message that changed nothing; ``message`` is in the page's language."""
+
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    message: str
+
+
+NoticeKind = Literal["say", "refused"]
+
+
+class NoticeOut(Message):
+    """Something the session said to this page's audience (an announcement, a refusal)."""
+
+    type: Literal["notice"] = "notice"
+    kind: NoticeKind
+    text: str
+
+
+class StateOut(Message):
+    """The full state as this role may see it (see :mod:`voice.web.view`)."""
+
+    type: Literal["state"] = "state"
+    view: dict[str, Any]
+
+
+class ProtocolError(ValueError):
+    """A message that is refused before it reaches the game; ``code`` says why."""
+
+    def __init__(self, code: ErrorCode, detail: str = "") -> None:
+        super().__init__(detail or code)
+        self.code: ErrorCode = code
+
+
+def parse(raw: str | bytes, role: Role) -> Message:
+    """Validate one incoming frame for ``role``; raise :class:`ProtocolError` if refused."""
+    if len(raw) > MAX_MESSAGE_BYTES:  # cheap check before decoding anything
+        raise ProtocolError("too_large")
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("malformed", "not JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("malformed", "not a JSON object")
+    model = MODELS.get(data.get("type"))  # type: ignore[arg-type]
+    if model is None:
+        raise ProtocolError("malformed", f"unknown message type {data.get('type')!r}")
+    if model not in ALLOWED[role]:
+        raise ProtocolError("not_allowed", f"{role} may not send {data['type']!r}")
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        raise ProtocolError("malformed", error.errors()[0]["msg"]) from None
+
+
+class RateLimiter:
+    """A token bucket per connection: bursts of clicks pass, a flood is refused."""
+
+    def __init__(
+        self,
+        rate: float = RATE_PER_SECOND,
+        burst: int = RATE_BURST,
+        clock: Any = time.monotonic,
+    ) -> None:
+        self._rate = rate
+        self._burst = float(burst)
+        self._tokens = float(burst)
+        self._clock = clock
+        self._last = clock()
+
+    def allow(self) -> bool:
+        now = self._clock()
+        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
+        self._last = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        return False

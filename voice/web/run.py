@@ -1,0 +1,67 @@
+"""Start the web board beside a running game and tell the players how to open it.
+
+Used by ``voice-chess serve`` (and later ``play`` and ``assist``): the URLs go to the terminal on
+lines of their own, so they can be copied, and with ``--lan`` a QR code lets a phone open the
+opponent's board without typing a secret.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import TextIO
+
+import qrcode
+
+from voice.config import Settings
+from voice.host import GameHost
+from voice.messages import message
+from voice.web.pairing import Secrets
+from voice.web.server import WebServer, lan_address, page_language
+
+
+def qr_text(url: str) -> str:
+    """A QR code drawn with block characters, readable by a phone camera from a terminal."""
+    code = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_L)
+    code.add_data(url)
+    code.make(fit=True)
+    out = io.StringIO()
+    code.print_ascii(out=out, invert=True)
+    return out.getvalue()
+
+
+def make_server(
+    host: GameHost,
+    settings: Settings,
+    *,
+    lan: bool = False,
+    port: int | None = None,
+    journal_path: Path | None = None,
+) -> WebServer:
+    """A server for this game: 127.0.0.1 unless ``lan``; the configured port unless given."""
+    return WebServer(
+        host,
+        settings,
+        Secrets.generate(open_spectators=settings.web.open_spectators),
+        bind=lan_address() if lan else settings.web.host,
+        port=settings.web.port if port is None else port,
+        journal_path=journal_path,
+    )
+
+
+def announce(server: WebServer, settings: Settings, *, qr: bool, out: TextIO) -> None:
+    """Print the three addresses, each on its own line, and the opponent's QR code."""
+    language = page_language(settings)
+    lines = [
+        message(language, "web.start.opponent"),
+        server.url("opponent"),
+        message(language, "web.start.arbiter"),
+        server.url("arbiter"),
+        message(language, "web.start.spectator"),
+        server.url("spectator"),
+    ]
+    out.write("\n".join(lines) + "\n")
+    if qr:
+        out.write(message(language, "web.start.qr") + "\n")
+        out.write(qr_text(server.url("opponent")))
+    out.flush()

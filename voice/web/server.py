@@ -1,0 +1,295 @@
+"""The web server: pages for the opponent, the arbiter and spectators, and their WebSockets.
+
+Starlette on uvicorn, on the game host's own asyncio loop. A page is only served, and a
+WebSocket only accepted, with the secret of its role in the URL (``/play?key=…``); everything
+else is answered with HTTP 403. Each accepted message is validated (:mod:`voice.web.protocol`),
+turned into one input event (:mod:`voice.web.inputs`) and submitted to the host, which journals
+it before the session sees it; the session's outputs come back through :class:`Hub`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import re
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Message as AsgiEvent
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from voice.config import Settings
+from voice.host import GameHost
+from voice.messages import FALLBACK, catalogue, languages, message
+from voice.web import inputs
+from voice.web.hub import Client, Hub
+from voice.web.pairing import PAGE_OF_ROLE, ROLE_OF_PAGE, Role, Secrets
+from voice.web.protocol import WS_MAX_BYTES, ProtocolError, SyncIn, parse
+from voice.web.view import GameView
+
+STATIC = Path(__file__).resolve().parent / "static"
+ASSETS = {"style.css", "common.js", "play.js", "arbiter.js", "watch.js"}
+RIGHT_TO_LEFT = {"ar", "fa", "he"}
+MAX_PAGES = 64
+"""Open WebSockets at most: a table, a few spectators, never hundreds."""
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
+    "img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+@cache
+def _template(name: str) -> str:
+    return (STATIC / name).read_text(encoding="utf-8")
+
+
+def page_language(settings: Settings) -> str:
+    """The opponent's language, or the fallback while its catalogue does not exist yet."""
+    wanted = settings.language.opponent
+    return wanted if wanted in languages() else FALLBACK
+
+
+def page_texts(language: str) -> dict[str, str]:
+    """The page's part of the message catalogue, the fallback language filling any gap."""
+    texts = {k: v for k, v in catalogue(FALLBACK).items() if k.startswith("web.")}
+    if language != FALLBACK:
+        texts.update({k: v for k, v in catalogue(language).items() if k.startswith("web.")})
+    return texts
+
+
+def render_page(name: str, language: str) -> str:
+    """Fill a page template: ``{{include:file}}`` with a shared part, ``{{t:key}}`` with escaped
+    catalogue text, ``{{I18N}}`` with the page's catalogue as JSON (for texts made on the page)."""
+    texts = page_texts(language)
+    data = json.dumps(texts, ensure_ascii=False).replace("<", "\\u003c")
+    page = re.sub(r"\{\{include:([\w.]+)\}\}", lambda m: _template(m.group(1)), _template(name))
+    page = re.sub(r"\{\{t:([\w.]+)\}\}", lambda m: html.escape(texts[m.group(1)]), page)
+    page = page.replace("{{LANG}}", language)
+    page = page.replace("{{DIR}}", "rtl" if language in RIGHT_TO_LEFT else "ltr")
+    return page.replace("{{I18N}}", data)
+
+
+class SecurityHeaders:
+    """Every HTTP answer: no framing, no sniffing, no referrer (the URL holds a secret)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(event: AsgiEvent) -> None:
+            if event["type"] == "http.response.start":
+                headers = list(event.get("headers", []))
+                headers += [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+                event = {**event, "headers": headers}
+            await send(event)
+
+        await self.app(scope, receive, with_headers)
+
+
+def origin_allowed(websocket: WebSocket) -> bool:
+    """A browser always names the page that opens a WebSocket: it must be one of ours."""
+    origin = websocket.headers.get("origin")
+    if origin is None:  # not a browser; the secret still decides
+        return True
+    return origin == f"http://{websocket.headers.get('host', '')}"
+
+
+def create_app(
+    host: GameHost,
+    settings: Settings,
+    secrets: Secrets,
+    *,
+    journal_path: Path | None = None,
+    allowed_hosts: list[str] | None = None,
+) -> Starlette:
+    """The application for one game: its pages, downloads and WebSockets."""
+    language = page_language(settings)
+    game = GameView(host, settings, language)
+    hub = Hub(game.view_for, game.sighted)
+    host.subscribe(hub.publish)
+
+    def text(key: str, **params: object) -> str:
+        return message(language, f"web.{key}", **params)
+
+    def forbidden() -> Response:
+        return PlainTextResponse(text("error.forbidden"), status_code=403)
+
+    def role_page(role: Role) -> Callable[[Request], Response]:
+        async def endpoint(request: Request) -> Response:
+            if not secrets.allows(role, request.query_params.get("key")):
+                return forbidden()
+            page = render_page(f"{PAGE_OF_ROLE[role]}.html", language)
+            return Response(page, media_type="text/html; charset=utf-8")
+
+        return endpoint  # type: ignore[return-value]
+
+    async def asset(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in ASSETS:
+            return PlainTextResponse("not found", status_code=404)
+        return FileResponse(STATIC / name)
+
+    async def download(request: Request) -> Response:
+        if not secrets.allows("arbiter", request.query_params.get("key")):
+            return forbidden()
+        what = request.path_params["what"]
+        if what == "pgn":
+            return Response(
+                game.pgn(),
+                media_type="application/x-chess-pgn; charset=utf-8",
+                headers={"Content-Disposition": 'attachment; filename="game.pgn"'},
+            )
+        if what == "journal" and journal_path is not None and journal_path.exists():
+            return FileResponse(
+                journal_path, media_type="application/x-ndjson", filename=journal_path.name
+            )
+        return PlainTextResponse(text("error.no_journal"), status_code=404)
+
+    async def websocket_endpoint(websocket: WebSocket) -> None:
+        role = ROLE_OF_PAGE.get(websocket.path_params["page"])
+        allowed = (
+            role is not None
+            and origin_allowed(websocket)
+            and secrets.allows(role, websocket.query_params.get("key"))
+            and len(hub.clients) < MAX_PAGES
+        )
+        if role is None or not allowed:
+            await websocket.close(code=1008)  # before accept: the client gets HTTP 403
+            return
+        await websocket.accept()
+        client = hub.join(websocket, role)
+        try:
+            while not client.closing:
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                raw = frame.get("text")
+                await _handle(client, raw if raw is not None else frame.get("bytes") or b"")
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await hub.leave(client)
+
+    async def _handle(client: Client, raw: str | bytes) -> None:
+        if not client.limiter.allow():
+            client.refused("rate_limited", text("error.rate_limited"))
+            return
+        try:
+            incoming = parse(raw, client.role)
+            if isinstance(incoming, SyncIn):
+                client.refusals_in_a_row = 0
+                hub.send_state(client)
+                return
+            make = inputs.to_event(incoming, game)
+        except ProtocolError as error:
+            client.refused(error.code, text(f"error.{error.code}"))
+            return
+        client.refusals_in_a_row = 0
+        await host.submit(make)
+
+    routes = [
+        *(Route(f"/{PAGE_OF_ROLE[role]}", role_page(role)) for role in PAGE_OF_ROLE),
+        Route("/static/{name}", asset),
+        Route("/download/{what}", download),
+        WebSocketRoute("/ws/{page}", websocket_endpoint),
+    ]
+    middleware = [Middleware(SecurityHeaders)]
+    if allowed_hosts:
+        middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
+    app = Starlette(routes=routes, middleware=middleware)
+    app.state.hub = hub
+    return app
+
+
+# -- running it ---------------------------------------------------------------------------
+
+
+def lan_address() -> str:
+    """This computer's address on the local network (the interface a default route uses)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))  # no packet is sent for a UDP connect
+        address: str = probe.getsockname()[0]
+    except OSError:
+        address = "127.0.0.1"
+    finally:
+        probe.close()
+    return address
+
+
+@dataclass
+class WebServer:
+    """uvicorn serving one game's app on a socket we bind ourselves (port 0 = any free one)."""
+
+    host: GameHost
+    settings: Settings
+    secrets: Secrets
+    bind: str = "127.0.0.1"
+    port: int = 0
+    journal_path: Path | None = None
+
+    def __post_init__(self) -> None:
+        self._server: uvicorn.Server | None = None
+        self._task: asyncio.Task[None] | None = None
+        self.app: Starlette | None = None
+
+    async def start(self) -> None:
+        """Bind, start serving, and return once the server accepts connections."""
+        hosts = sorted({self.bind, "127.0.0.1", "localhost"})
+        self.app = create_app(
+            self.host,
+            self.settings,
+            self.secrets,
+            journal_path=self.journal_path,
+            allowed_hosts=hosts,
+        )
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((self.bind, self.port))
+        self.port = sock.getsockname()[1]
+        config = uvicorn.Config(
+            self.app,
+            log_level="warning",
+            access_log=False,  # the URLs carry secrets
+            lifespan="off",
+            ws_max_size=WS_MAX_BYTES,
+        )
+        self._server = uvicorn.Server(config)
+        self._task = asyncio.get_running_loop().create_task(self._server.serve(sockets=[sock]))
+        while not self._server.started:
+            if self._task.done():
+                self._task.result()  # raises what stopped it
+            await asyncio.sleep(0.01)
+
+    def url(self, role: Role) -> str:
+        """The address a role's page is opened with, its secret included where one is needed."""
+        base = f"http://{self.bind}:{self.port}/{PAGE_OF_ROLE[role]}"
+        if role == "spectator" and self.secrets.open_spectators:
+            return base
+        return f"{base}?key={self.secrets.secret_of(role)}"
+
+    async def stop(self) -> None:
+        if self._server is not None and self._task is not None:
+            self._server.should_exit = True
+            await self._task

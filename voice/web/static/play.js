@@ -1,0 +1,250 @@
+// The sighted player's board: click a piece then its square (or drag it), and the move goes to
+// the game. The page refuses at once what the server's list of legal moves does not contain,
+// saying why; the server, which asks the session, stays the authority.
+"use strict";
+
+(() => {
+  const { t } = VC;
+  const status = document.getElementById("status");
+  const notice = document.getElementById("notice");
+  const largeText = document.getElementById("large-text");
+  const largeToggle = document.getElementById("large-text-toggle");
+  const promotion = document.getElementById("promotion");
+  const confirmResign = document.getElementById("confirm-resign");
+  const buttons = {
+    offer: document.getElementById("offer-draw"),
+    accept: document.getElementById("accept-draw"),
+    decline: document.getElementById("decline-draw"),
+    resign: document.getElementById("resign"),
+    arbiter: document.getElementById("call-arbiter"),
+  };
+  const clockTop = document.getElementById("clock-top");
+  const clockBottom = document.getElementById("clock-bottom");
+
+  let view = null;
+  let squares = null;
+  let pieces = {};
+  let selected = null;
+  let pendingPromotion = null;
+  let largeTextChosen = null;  // the player's own choice overrides the setting
+  let clocks = null;
+
+  function say(text, isError = false) {
+    status.textContent = text;
+    status.classList.toggle("error", isError);
+  }
+
+  function mine(letter) {
+    if (!letter || !view) return false;
+    return (letter === letter.toUpperCase()) === (view.me === "white");
+  }
+
+  function legalFrom(square) {
+    return view.legal.filter((uci) => uci.startsWith(square));
+  }
+
+  function redraw() {
+    const marks = VC.lastMoveMarks(view);
+    marks.selected = selected ? [selected] : [];
+    marks.target = selected ? legalFrom(selected).map((uci) => uci.slice(2, 4)) : [];
+    pieces = VC.renderBoard(squares, view.fen, marks);
+  }
+
+  /** Why the page will not send a move: the first reason that applies. */
+  function blocked() {
+    if (view.result) return t("web.refuse.game_over");
+    if (view.clock.paused) return t("web.refuse.paused");
+    if (view.turn !== view.me) return t("web.refuse.not_your_turn");
+    return null;
+  }
+
+  function select(square) {
+    selected = square;
+    redraw();
+  }
+
+  function tap(square) {
+    if (!view) return;
+    const reason = blocked();
+    if (reason) { say(reason, true); select(null); return; }
+    if (selected === square) { select(null); return; }
+    if (mine(pieces[square])) {
+      say("");
+      select(square);
+      return;
+    }
+    if (selected) { attempt(selected, square); return; }
+    say(t("web.refuse.not_your_piece", { square }), true);
+  }
+
+  function attempt(from, to) {
+    const reason = blocked();
+    if (reason) { say(reason, true); select(null); return; }
+    const matches = view.legal.filter((uci) => uci.slice(0, 4) === from + to);
+    const piece = VC.pieceName(pieces[from] || "P");
+    if (matches.length === 0) {
+      let key = "web.refuse.illegal";
+      if (legalFrom(from).length === 0) key = "web.refuse.no_moves";
+      else if (view.in_check) key = "web.refuse.in_check";
+      say(t(key, { piece, from, to }), true);
+      select(null);
+      return;
+    }
+    if (matches.length > 1) {
+      openPromotion(from + to);
+      return;
+    }
+    send(matches[0]);
+  }
+
+  function send(uci) {
+    select(null);
+    if (!connection.send({ type: "move", uci, ply: view.ply })) {
+      say(t("web.connection.down"), true);
+      return;
+    }
+    say(t("web.move.sent", { move: uci }));
+  }
+
+  // -- promotion ----------------------------------------------------------------------------
+
+  function openPromotion(fromTo) {
+    pendingPromotion = fromTo;
+    const white = view.me === "white";
+    for (const choice of promotion.querySelectorAll("[data-piece]")) {
+      const letter = white ? choice.dataset.piece.toUpperCase() : choice.dataset.piece;
+      choice.textContent = { q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E" }[
+        choice.dataset.piece] + "\uFE0E";
+      choice.classList.add("piece", white ? "w" : "b");
+      choice.setAttribute("aria-label", VC.pieceName(letter));
+    }
+    promotion.showModal();
+  }
+
+  promotion.addEventListener("click", (event) => {
+    const choice = event.target.closest("[data-piece]");
+    if (!choice || !pendingPromotion) return;
+    promotion.close();
+    send(pendingPromotion + choice.dataset.piece);
+    pendingPromotion = null;
+  });
+  document.getElementById("promotion-cancel").addEventListener("click", () => {
+    promotion.close();
+    pendingPromotion = null;
+    select(null);
+  });
+
+  // -- pointer: click-click and drag --------------------------------------------------------
+
+  let dragFrom = null;
+
+  function squareAt(event) {
+    const element = document.elementFromPoint(event.clientX, event.clientY);
+    return element ? element.closest(".square[data-square]") : null;
+  }
+
+  const boardElement = document.getElementById("board");
+  boardElement.addEventListener("pointerdown", (event) => {
+    const square = event.target.closest(".square");
+    if (!square || event.button !== 0) return;
+    dragFrom = square.dataset.square;
+    if (mine(pieces[dragFrom]) && !blocked()) square.classList.add("dragging");
+  });
+  boardElement.addEventListener("pointerup", (event) => {
+    if (dragFrom === null) return;
+    const from = dragFrom;
+    dragFrom = null;
+    for (const button of boardElement.querySelectorAll(".dragging")) {
+      button.classList.remove("dragging");
+    }
+    const target = squareAt(event);
+    if (!target) return;
+    const to = target.dataset.square;
+    VC.focusSquare(squares, to);
+    if (to === from) { tap(to); return; }
+    if (mine(pieces[from])) { selected = from; attempt(from, to); return; }
+    tap(to);
+  });
+  boardElement.addEventListener("pointercancel", () => { dragFrom = null; });
+  // Keyboard (Enter or Space on a focused square) arrives as a click without a pointer.
+  boardElement.addEventListener("click", (event) => {
+    const square = event.target.closest(".square");
+    if (square && event.detail === 0) tap(square.dataset.square);
+  });
+
+  // -- buttons ------------------------------------------------------------------------------
+
+  buttons.offer.addEventListener("click", () => connection.send({ type: "draw", action: "offer" }));
+  buttons.accept.addEventListener("click", () => connection.send({ type: "draw", action: "accept" }));
+  buttons.decline.addEventListener("click",
+    () => connection.send({ type: "draw", action: "decline" }));
+  buttons.arbiter.addEventListener("click", () => connection.send({ type: "call_arbiter" }));
+  buttons.resign.addEventListener("click", () => confirmResign.showModal());
+  document.getElementById("resign-no").addEventListener("click", () => confirmResign.close());
+  document.getElementById("resign-yes").addEventListener("click", () => {
+    confirmResign.close();
+    connection.send({ type: "resign", confirmed: true });
+  });
+  largeToggle.addEventListener("change", () => {
+    largeTextChosen = largeToggle.checked;
+    renderLargeText();
+  });
+
+  function renderButtons() {
+    const over = Boolean(view.result);
+    const offerFromBlind = view.draw_offer === view.blind;
+    buttons.offer.hidden = offerFromBlind;
+    buttons.offer.disabled = over || Boolean(view.draw_offer);
+    buttons.accept.hidden = !offerFromBlind || over;
+    buttons.decline.hidden = !offerFromBlind || over;
+    buttons.resign.disabled = over;
+    buttons.arbiter.disabled = over;
+  }
+
+  function renderLastBlind() {
+    const move = view.last_blind;
+    const box = document.getElementById("last-blind");
+    box.querySelector(".san").textContent = move ? move.san : t("web.last_blind.none");
+    box.querySelector(".spoken").textContent = move && move.spoken ? `\u201C${move.spoken}\u201D` : "";
+  }
+
+  function renderLargeText() {
+    const on = largeTextChosen ?? Boolean(view && view.large_text);
+    largeToggle.checked = on;
+    largeText.hidden = !on;
+    const move = view && view.last_blind;
+    largeText.textContent = move ? `${move.spoken || move.san} (${move.san})` : "";
+  }
+
+  // -- state from the server ----------------------------------------------------------------
+
+  function onState(message) {
+    const previous = view;
+    view = message.view;
+    if (!squares || !previous || previous.me !== view.me) {
+      squares = VC.createBoard(boardElement, view.me);
+      clocks = VC.createClocks({ [VC.other(view.me)]: clockTop, [view.me]: clockBottom });
+      VC.clockLabel(clockTop, VC.other(view.me), view);
+      VC.clockLabel(clockBottom, view.me, view);
+    }
+    if (previous && previous.ply !== view.ply) selected = null;
+    if (selected && !mine(VC.placement(view.fen)[selected])) selected = null;
+    redraw();
+    clocks.update(view.clock);
+    VC.renderMoves(document.getElementById("moves"), view);
+    VC.renderBanner(document.getElementById("banner"), view);
+    renderButtons();
+    renderLastBlind();
+    renderLargeText();
+    document.body.dataset.ply = String(view.ply);
+  }
+
+  const connection = VC.connect("play", {
+    state: onState,
+    notice(message) {
+      notice.textContent = message.text;
+      if (message.kind === "refused") say(message.text, true);
+    },
+    error(message) { say(message.message, true); },
+  });
+})();

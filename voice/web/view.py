@@ -1,0 +1,135 @@
+"""What each page is shown: the session's own snapshot, cut to the role that looks at it.
+
+The session is the authority for everything here (position, moves, clocks, offers, result,
+log); this module only selects and names. The list of legal moves goes to the opponent's page
+so it can refuse an illegal click at once; the server still hands every move to the session.
+Clocks are read at the moment the snapshot is sent, so a page that ticks locally from there is
+right to within the time the message takes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from voice.config import Settings
+from voice.events import Side
+from voice.host import GameHost
+from voice.messages import message
+from voice.session import GameSession, side_of
+from voice.web.pairing import Role
+from voice.web.protocol import MoveIn, ProtocolError
+
+SIDES: tuple[Side, Side] = ("white", "black")
+
+
+class GameView:
+    """Snapshots of one game for the opponent, the arbiter and spectators."""
+
+    def __init__(self, host: GameHost, settings: Settings, language: str) -> None:
+        if not isinstance(host.core, GameSession):
+            raise TypeError("the web board needs a game session, not a talking clock")
+        self.host = host
+        self.session: GameSession = host.core
+        self.settings = settings
+        self.language = language
+        self.sighted: Side = self.session.sighted
+        self.blind: Side = self.session.blind
+
+    # -- snapshots ------------------------------------------------------------------------
+
+    def view_for(self, role: Role) -> dict[str, Any]:
+        state = self.session.state()
+        now = self.host.now_ms()
+        clock = self.session.clock
+        moves = [
+            {k: move[k] for k in ("ply", "by", "uci", "san", "spoken")} for move in state["moves"]
+        ]
+        blind_moves = [move for move in moves if move["by"] == self.blind]
+        result = state["result"]
+        view: dict[str, Any] = {
+            "role": role,
+            "blind": self.blind,
+            "sighted": self.sighted,
+            "fen": state["fen"],
+            "turn": state["turn"],
+            "ply": len(moves),
+            "in_check": state["check"],
+            "moves": moves,
+            "last_blind": blind_moves[-1] if blind_moves else None,
+            "clock": {
+                "white_ms": clock.remaining_ms("white", now),
+                "black_ms": clock.remaining_ms("black", now),
+                "running": state["clock"]["running"],
+                "paused": state["clock"]["paused"],
+                "moves": state["clock"]["moves"],
+            },
+            "draw_offer": state["draw_offer"]["by"] if state["draw_offer"] else None,
+            "result": None if result is None else {**result, "text": self._reason(result)},
+            "large_text": self.settings.web.large_text_moves,
+        }
+        if role == "opponent":
+            view["me"] = self.sighted
+            view["legal"] = self._legal(state)
+        if role == "arbiter":
+            view["profile"] = state["profile"]
+            view["time_control"] = state["time_control"]
+            view["pending"] = state["pending"]
+            for key in ("illegal_attempts", "illegal_moves", "wrong_claims"):
+                view[key] = state[key]
+            view["log"] = [self._log_line(entry) for entry in state["log"]]
+        return view
+
+    def _legal(self, state: dict[str, Any]) -> list[str]:
+        """The sighted player's legal moves, when a move of theirs could be made now."""
+        if state["result"] or state["clock"]["paused"] or state["turn"] != self.sighted:
+            return []
+        return [move.uci() for move in self.session.board.legal_moves]
+
+    def _text(self, key: str, fallback: str, **params: Any) -> str:
+        try:
+            return message(self.language, key, **params)
+        except KeyError:
+            return fallback
+
+    def _reason(self, result: dict[str, Any]) -> str:
+        code = result["reason"]
+        return self._text(f"web.reason.{code}", self._text(f"reason.{code}", code))
+
+    def _log_line(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """One log entry as a sentence for the arbiter, with its game time."""
+        kind = entry["kind"]
+        side = entry.get("side")
+        parts = [self._text(f"web.log.{kind}", kind)]
+        if side:
+            parts.append(self._text(f"web.side.{side}", side))
+        params = {k: v for k, v in entry.get("params", {}).items() if k != "reason"}
+        parts += [f"{k}={v}" for k, v in params.items() if k != "side"]
+        if entry.get("detail"):
+            parts.append(f"“{entry['detail']}”")
+        return {"t_ms": round(entry["t"] * 1000), "kind": kind, "text": " · ".join(parts)}
+
+    def pgn(self) -> str:
+        return self.session.pgn()
+
+    # -- is a message still about the game as it stands? --------------------------------
+
+    def check_move(self, move: MoveIn) -> None:
+        """Refuse a move made on a position the page no longer shows, or out of turn.
+
+        The session would refuse an out-of-turn move as well, but a stale page must not even
+        reach the journal: what it sent was meant for another position.
+        """
+        if self.session.result is not None:
+            raise ProtocolError("game_over")
+        if move.ply != len(self.session.sheet.entries):
+            raise ProtocolError("stale")
+        if side_of(self.session.board.turn) != self.sighted:
+            raise ProtocolError("not_your_turn")
+
+    def check_draw_answer(self) -> None:
+        """Accept or decline only what the blind player offered."""
+        if self.session.result is not None:
+            raise ProtocolError("game_over")
+        offer = self.session.offer
+        if offer is None or offer.by != self.blind:
+            raise ProtocolError("no_offer")
