@@ -201,3 +201,17 @@ def test_repeat_back_check_says_right_or_names_the_difference(settings: Settings
     # Repeating is not a move: the board and the clock did not change.
     assert moves(out) == ["e2e4", "e7e5", "g1f3", "b8c6"]
     assert clock_at(out, 2.0)["running"] == "black"
+
+
+def test_repeat_back_never_becomes_a_move_even_when_the_words_are_a_recapture(
+    settings: Settings,
+) -> None:
+    out = run("repeat_back_recapture", settings)
+    # The first "Turm schlägt David eins" repeats the opponent's capture; nothing is made.
+    assert says(out, "blind", 2.0) == ["Richtig."]
+    assert clock_at(out, 2.0)["running"] == "white"
+    # Said again, it is the blind player's own recapture.
+    assert move_lines(out)[1] == {
+        "t": 3.0,
+        "move": {"uci": "a1d1", "san": "Rxd1", "by": "white", "spoken": "Turm schlägt David eins"},
+    }

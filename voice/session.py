@@ -72,6 +72,7 @@ from voice.session_base import (
 from voice.session_draws import DrawsMixin
 from voice.spoken_time import duration_words
 from voice.utterance import Command, command_table, read_command
+from voice.vocabulary import Phrase
 
 # Refusal reasons that are not an attempt at an illegal move (the words were too vague).
 _NOT_AN_ATTEMPT = frozenset({"say_whole_move", "several_can_reach", "which_piece", "game_over"})
@@ -105,8 +106,24 @@ _HELP_COMMANDS = (
     "draw",
     "resign",
     "arbiter",
+    "touched",
     "help",
 )
+
+# "wo ist der Springer", "wo sind die Bauern": the piece words with the article one says.
+_ARTICLES = {
+    "könig": "der",
+    "dame": "die",
+    "turm": "der",
+    "läufer": "der",
+    "springer": "der",
+    "bauer": "der",
+    "könige": "die",
+    "damen": "die",
+    "türme": "die",
+    "bauern": "die",
+}
+_WHERE_PIECES = tuple(_ARTICLES)
 
 # Keys the sighted side's page (or keyboard) sends; the blind side's keys are command ids.
 SIGHTED_KEYS = (
@@ -295,6 +312,26 @@ class GameSession(DrawsMixin, ArbiterMixin):
             else to_seconds(self.next_wakeup_ms() or 0),
         }
 
+    def phrases_now(self) -> frozenset[Phrase]:
+        """Every phrase worth listening for now, as canonical words (the recogniser's grammar):
+        command phrases, numbers while candidates are offered, the legal moves on the blind
+        player's turn, and the opponent's last move while it may be repeated back."""
+        phrases: set[Phrase] = set()
+        for command_phrases in self.vocab.commands.values():
+            phrases.update(command_phrases)
+        for where in self.vocab.commands.get("where", ()):
+            for word in _WHERE_PIECES:
+                phrases.add((*where, word))
+                phrases.add((*where, _ARTICLES[word], word))
+        if isinstance(self.pending, PendingChoice):
+            phrases.update((word,) for word in self.vocab.number_words[: len(self.pending.moves)])
+        if self.result is None and self.board.turn == color_of(self.blind):
+            phrases.update(phrase_table(self.board, self.vocab).phrases)
+        if self.expect_repeat is not None:
+            before = self._board_before_last()
+            phrases.update(phrase_table(before, self.vocab).forms(self.expect_repeat))
+        return frozenset(phrases)
+
     def words_now(self) -> frozenset[str]:
         """The words worth listening for now (the recogniser's grammar, architecture.md)."""
         words = set(self.vocab.command_words())
@@ -414,14 +451,14 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 self._tell(out, t, "turn.not_yours")
             return
         result = match_move(self.board, heard, self.vocab, self.settings.matching)
+        if self._repeat_back(heard, result, t, out):
+            return
         if result.decision == Decision.ACCEPT and result.move is not None:
             self._propose(result.move, t, out)
             return
         fuzzy = self._fuzzy_command(heard, numbers, below=self._best_cost(result))
         if fuzzy is not None:
             self._command(fuzzy, t, out)
-            return
-        if self._repeat_back(heard, result, t, out):
             return
         self._undecided(result, t, out)
 
@@ -509,18 +546,27 @@ class GameSession(DrawsMixin, ArbiterMixin):
     def _repeat_back(
         self, heard: Sequence[Hypothesis], result: MatchResult, t: int, out: Outputs
     ) -> bool:
-        """The blind player repeated the opponent's move: "richtig", or what it really was."""
+        """The blind player repeated the opponent's move: "richtig", or what it really was.
+
+        Only the first utterance after the opponent's move is checked. The exact words of that
+        move count as a repeat even when they also name a legal move of one's own (a recapture
+        on the same square): a repeat must never become a move; saying it again makes the move.
+        Words of another move of the opponent count as a (wrong) repeat only when they fit
+        better than any own move.
+        """
         if self.expect_repeat is None or not self.repeat_back:
             return False
         before = self._board_before_last()
-        table = phrase_table(before, self.vocab)
         limit = self.settings.matching.accept_cost
-        ranked = rank_phrases(heard, table.phrases, self.vocab, bound=limit)
-        if not ranked or ranked[0][1] >= self._best_cost(result):
+        ranked = rank_phrases(heard, phrase_table(before, self.vocab).phrases, self.vocab, limit)
+        if not ranked:
             return False
-        repeated = ranked[0][0]
+        repeated, cost, _ = ranked[0]
         actual = self.expect_repeat
-        spoken_actual = render_move(before, actual, self.vocab)
+        own = self._best_cost(result)
+        if not (cost < own or (repeated == actual and cost <= own)):
+            return False
+        self.expect_repeat = None
         if repeated == actual:
             self._tell(out, t, "repeat_back.right")
         else:
@@ -529,7 +575,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 t,
                 "repeat_back.wrong",
                 heard=render_move(before, repeated, self.vocab),
-                move=spoken_actual,
+                move=render_move(before, actual, self.vocab),
             )
         return True
 
@@ -767,6 +813,13 @@ class GameSession(DrawsMixin, ArbiterMixin):
 
     def _cmd_arbiter(self, command: Command, t: int, out: Outputs) -> None:
         self._call_arbiter(self.blind, t, out)
+
+    def _cmd_touched(self, command: Command, t: int, out: Outputs) -> None:
+        """D.2.10.5: the blind player reports that the sighted player touched a piece. Logged
+        for the arbiter, who rules on it; the game and the clocks go on unchanged."""
+        self.log.append(LogEntry(t, "touched", self.sighted, "reported by the blind player"))
+        self._to_arbiter(out, t, "arbiter.touched_reported", side=self.sighted)
+        self._tell(out, t, "touched.logged")
 
     def _cmd_draw(self, command: Command, t: int, out: Outputs) -> None:
         self._finish_window(t, out)
