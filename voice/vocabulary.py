@@ -92,6 +92,8 @@ BUILTIN_ALIASES: Mapping[str, str] = {
     "zuege": "züge",
     "zuge": "züge",
     "stop": "stopp",
+    "beruehrt": "berührt",
+    "beruhrt": "berührt",
 }
 
 # Command words (rules.md §7). Each command id maps to the phrases that ask for it.
@@ -111,6 +113,7 @@ COMMAND_WORDS: Mapping[str, Mapping[str, tuple[Phrase, ...]]] = {
         "draw": (("remis",),),
         "resign": (("aufgabe",),),
         "arbiter": (("schiedsrichter",),),
+        "touched": (("berührt",),),
         "pause": (("pause",),),
         "stop": (("stopp",), ("ruhe",)),
         "help": (("hilfe",),),
@@ -130,6 +133,7 @@ COMMAND_WORDS: Mapping[str, Mapping[str, tuple[Phrase, ...]]] = {
         "draw": (("draw",),),
         "resign": (("resign",),),
         "arbiter": (("arbiter",),),
+        "touched": (("touched",),),
         "pause": (("pause",),),
         "stop": (("stop",), ("quiet",)),
         "help": (("help",),),
