@@ -1,0 +1,193 @@
+"""speech_models/respellings.toml: every Appendix D move word, respelt per espeak-ng voice, is
+said as speech by that voice — never letter by letter, never by switching to another voice — and
+sounds like the German word where it matters.
+
+Checked with ``espeak-ng -x`` (the phonemes it would say) and ``-X`` (how it got them).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import shutil
+import subprocess
+import tomllib
+from collections.abc import Mapping
+
+import pytest
+
+from voice.phrases import speakable
+from voice.resources import speech_models_dir
+from voice.vocabulary import EN_PASSANT, Vocabulary
+
+PATH = speech_models_dir() / "respellings.toml"
+VOICES = ("de", "en", "ar", "fa", "he")
+FULL = ("ar", "fa", "he")
+"""Voices that get every move word: none of them can read the Latin-script German words."""
+
+needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="needs espeak-ng")
+
+
+def _load() -> Mapping[str, Mapping[str, str]]:
+    with PATH.open("rb") as file:
+        return tomllib.load(file)
+
+
+TABLES = _load()
+ENTRIES = [(voice, word, text) for voice in VOICES for word, text in TABLES[voice].items()]
+
+
+def _move_words() -> set[str]:
+    words = set(Vocabulary.default().move_words()) - set(EN_PASSANT)
+    return words | {" ".join(EN_PASSANT)}
+
+
+@functools.cache
+def _espeak(voice: str, text: str, flag: str) -> str:
+    """espeak-ng's phonemes (``-x``) or its trace (``-X``), once per text."""
+    result = subprocess.run(
+        ["espeak-ng", "-q", "-v", voice, flag, text],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+    )
+    return result.stdout + result.stderr
+
+
+def test_the_file_has_one_table_per_voice() -> None:
+    assert set(TABLES) == set(VOICES)
+    for voice, table in TABLES.items():
+        for word, text in table.items():
+            assert word == word.lower().strip(), (voice, word)
+            assert isinstance(text, str) and text.strip(), (voice, word)
+
+
+@pytest.mark.parametrize("voice", FULL)
+def test_every_move_word_has_an_entry(voice: str) -> None:
+    missing = _move_words() - set(TABLES[voice])
+    assert not missing, f"{voice}: no respelling for {sorted(missing)}"
+
+
+_SCRIPTS = {
+    "ar": re.compile(r"[\u0621-\u064A\u064B-\u0652 ]+"),  # Arabic letters and short-vowel marks
+    "fa": re.compile(r"[\u0621-\u064A\u064B-\u0652\u067E\u0686\u0698\u06A9\u06AF\u06CC ]+"),
+    "he": re.compile(r"[\u05B0-\u05BC\u05C7\u05D0-\u05EA ]+"),  # letters and points, no shin dot
+}
+
+
+@pytest.mark.parametrize("voice", FULL)
+def test_respellings_are_in_the_voice_s_own_script(voice: str) -> None:
+    """Latin letters make espeak-ng's ar/fa voices switch to English and its he voice spell
+    letter names; the own script is the whole point."""
+    for word, text in TABLES[voice].items():
+        assert _SCRIPTS[voice].fullmatch(text), (word, text)
+
+
+def test_persian_entries_use_persian_letters() -> None:
+    for word, text in TABLES["fa"].items():
+        assert not re.search("[يكة]", text), (word, text)
+
+
+def test_hebrew_entries_are_pointed_with_dagesh_first() -> None:
+    """Unpointed Hebrew is read as bare consonants; a dagesh after its vowel point (Unicode's
+    canonical order) makes espeak-ng spell the word out. So: points everywhere, dagesh only in
+    ב פ ו and directly after the letter."""
+    for word, text in TABLES["he"].items():
+        assert re.search("[\u05b0-\u05bb]", text), f"{word}: no vowel points in {text!r}"
+        for match in re.finditer("\u05bc", text):
+            assert text[match.start() - 1] in "בפו", (word, text)
+
+
+_LETTER_NAME = re.compile(r"^Found: '_?\S'\s", re.MULTILINE)
+
+
+@needs_espeak
+@pytest.mark.parametrize(("voice", "word", "text"), ENTRIES)
+def test_espeak_says_each_entry_as_a_word(voice: str, word: str, text: str) -> None:
+    """Phonemes come out; no switch to another voice ("(en)"), no foreign letter names ("_:"),
+    no letter looked up by name (how espeak-ng spells what it cannot pronounce)."""
+    phonemes = _espeak(voice, text, "-x").strip()
+    assert phonemes, (voice, word)
+    assert "(" not in phonemes and "_:" not in phonemes, (voice, word, phonemes)
+    trace = _espeak(voice, text, "-X")
+    assert not _LETTER_NAME.search(trace), (voice, word, trace)
+
+
+def test_the_letter_check_catches_spelling() -> None:
+    """The checks above do fire: Latin in the Arabic voice, a dagesh after its vowel in Hebrew,
+    an unpronounceable English cluster."""
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("needs espeak-ng")
+    assert "(en)" in _espeak("ar", "Anna", "-x")
+    assert "_:" in _espeak("he", "\u05d1\u05b6\u05bc\u05dc\u05b7\u05d4", "-x")
+    assert _LETTER_NAME.search(_espeak("en", "tsvai", "-X"))
+
+
+# -- sounds like the German word ------------------------------------------------------------
+
+_CLASSES = (
+    ("r", r'Q"|r|R'),
+    ("sibilant", r"ts|tS|dZ|s|z|S|Z"),
+    ("velar", r"gH|k|g|x|X|q|Q|N"),
+    ("labial", r"b|p|f|v|w|m"),
+    ("coronal", r"t|d|n|l|T|D"),
+)
+
+
+def _onset(phonemes: str) -> str:
+    """The kind of sound a word starts with. h counts as a vowel onset: espeak-ng's Hebrew voice
+    drops it (as Israeli speech does), and a vowel onset with or without a glottal stop is one."""
+    body = phonemes.lstrip("_!|'?, ")
+    if not body or body[0] in "aeiouAEIOUVy@0369h":
+        return "vowel"
+    for name, pattern in _CLASSES:
+        if re.match(pattern, body):
+            return name
+    return body[:2]
+
+
+def test_onset_classes() -> None:
+    assert _onset("k'e:zA:r") != _onset("ts'E:zA:r")  # "Kesar" is not "Zäsar"
+    assert _onset("gH'u:sta:f") == _onset("g'UstA:f")
+    assert _onset("_!'axt") == _onset("?'a:Xt") == _onset("'ektoQ\"") == "vowel"
+
+
+@needs_espeak
+@pytest.mark.parametrize(("voice", "word", "text"), [e for e in ENTRIES if e[0] != "de"])
+def test_each_entry_starts_like_the_german_word(voice: str, word: str, text: str) -> None:
+    """The first sound decides much of what a listener hears: Cesar must not start like "Kesar"
+    in any voice. The German reference is the German voice's own respelling where it has one."""
+    german = _espeak("de", TABLES["de"].get(word, word), "-x").strip()
+    said = _espeak(voice, text, "-x").strip()
+    assert _onset(said) == _onset(german), (voice, word, said, german)
+
+
+_CARRIERS = {
+    "de": "Der Gegner sagt {} jetzt",
+    "en": "The opponent says {} now",
+    "ar": "قال الخصم {} الآن",
+    "fa": "حریف گفت {} حالا",
+    "he": "היריב אמר {} עכשיו",
+}
+
+
+def _bare(phonemes: str) -> str:
+    return re.sub(r"[\s',_!|:;%=]", "", phonemes)
+
+
+@needs_espeak
+@pytest.mark.parametrize(("voice", "word", "text"), ENTRIES)
+def test_each_entry_keeps_its_sound_inside_a_sentence(voice: str, word: str, text: str) -> None:
+    """Said inside a sentence of the voice's language, the word keeps the phonemes it has alone
+    (stress may move, the sounds may not)."""
+    alone = _bare(_espeak(voice, text, "-x"))
+    inside = _bare(_espeak(voice, _CARRIERS[voice].format(text), "-x"))
+    assert alone in inside, (voice, word, alone, inside)
+
+
+def test_german_entries_match_what_speakable_says() -> None:
+    """The German table is the one voice.phrases.speakable() uses today, so loading this file
+    there changes nothing for German."""
+    for word, text in TABLES["de"].items():
+        assert speakable(word, "de") == text, word
