@@ -21,7 +21,9 @@ from voice.events import (
     KeyPress,
     MoveMade,
     Refused,
+    Say,
     Setup,
+    Side,
     SightedMove,
 )
 from voice.phrases import render_move
@@ -81,21 +83,30 @@ def test_what_is_said_is_what_is_made_and_refusals_change_nothing(
     setup = Setup(mode="game", blind=blind, time_control="5400+30")  # type: ignore[arg-type]
     session = GameSession(setup, SETTINGS)
     expected = chess.Board()
-    events = _events(inputs)
-    for event, (_, _, _, intended) in zip(events, inputs, strict=True):
+    handled: list[InputEvent] = []
+    for event, (_, _, _, intended) in zip(_events(inputs), inputs, strict=True):
         before_fen = session.board.fen()
-        waiting = "black" if session.board.turn == chess.WHITE else "white"
+        waiting: Side = "black" if session.board.turn == chess.WHITE else "white"
         waiting_ms = session.clock.remaining_ms(waiting, session.now)
         outputs = session.handle(event)
+        handled.append(event)
         if not intended:  # a garbled attempt or a request: nothing made, no clock switched
             assert session.board.fen() == before_fen
             assert session.clock.remaining_ms(waiting, event.t_ms) == waiting_ms
             assert not any(isinstance(out, MoveMade) for out in outputs)
             continue
+        if any(isinstance(out, Say) and out.text == "Richtig." for out in outputs):
+            # The words were also the opponent's last move (a recapture): taken as the
+            # repeat-back first, nothing made; the player says the move again.
+            assert session.board.fen() == before_fen
+            assert isinstance(event, BlindSpeech)
+            again = BlindSpeech(event.t_ms + 10, event.nbest)
+            outputs = session.handle(again)
+            handled.append(again)
         assert not any(isinstance(out, Refused) for out in outputs)
         expected.push(chess.Move.from_uci(intended))
         assert session.board.fen() == expected.fen()
     assert [entry.uci for entry in session.sheet.entries] == [m.uci() for m in expected.move_stack]
-    replayed = GameSession.replay(setup, events, SETTINGS)
+    replayed = GameSession.replay(setup, handled, SETTINGS)
     assert replayed.state() == session.state()
     assert replayed.pgn() == session.pgn()
