@@ -15,14 +15,17 @@ import chess
 
 from voice.vocabulary import FILLER_WORDS, PIECE_WORDS, Phrase, Vocabulary
 
-# Plural forms a player uses in "wo sind die Bauern"; the singular words come from the
-# vocabulary. The Appendix D piece names are German in every command set.
+# Piece names in "wo ist der Springer" / "wo sind die Bauern": the Appendix D words of the
+# vocabulary and their plurals, and (only in this request, which names no square) the English
+# names, so that "where are the pawns" works with the English command set too.
 _PIECE_BY_WORD: Mapping[str, chess.PieceType] = {
     **{word: piece for piece, word in PIECE_WORDS.items()},
     "bauern": chess.PAWN,
     "türme": chess.ROOK,
     "damen": chess.QUEEN,
     "könige": chess.KING,
+    **{chess.piece_name(piece): piece for piece in chess.PIECE_TYPES},
+    **{chess.piece_name(piece) + "s": piece for piece in chess.PIECE_TYPES},
 }
 
 _LAST_WORDS = frozenset({"letzte", "letzten", "last"})
