@@ -150,6 +150,9 @@ def create_app(
             return PlainTextResponse("not found", status_code=404)
         return FileResponse(STATIC / name)
 
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
+
     async def download(request: Request) -> Response:
         if not secrets.allows("arbiter", request.query_params.get("key")):
             return forbidden()
@@ -211,6 +214,7 @@ def create_app(
     routes = [
         *(Route(f"/{PAGE_OF_ROLE[role]}", role_page(role)) for role in PAGE_OF_ROLE),
         Route("/static/{name}", asset),
+        Route("/favicon.ico", no_icon),
         Route("/download/{what}", download),
         WebSocketRoute("/ws/{page}", websocket_endpoint),
     ]

@@ -101,7 +101,7 @@ const VC = (() => {
         const name = file + rank;
         const button = document.createElement("button");
         button.type = "button";
-        button.className = "square " + ((FILES.indexOf(file) + rank) % 2 ? "light" : "dark");
+        button.className = "square " + ((FILES.indexOf(file) + rank) % 2 ? "dark" : "light");
         button.dataset.square = name;
         button.tabIndex = -1;
         const piece = document.createElement("span");
@@ -212,7 +212,10 @@ const VC = (() => {
   }
 
   function clockLabel(element, side, view) {
-    const who = side === view.blind ? t("web.player.blind") : t("web.player.sighted");
+    let who = t("web.player.blind");
+    if (side !== view.blind) {
+      who = view.role === "opponent" ? t("web.player.you") : t("web.player.sighted");
+    }
     element.querySelector(".clock-name").textContent =
       t("web.clock.label", { side: t(`web.side.${side}`), who });
     element.setAttribute("aria-label", t("web.clock.label", { side: t(`web.side.${side}`), who }));
