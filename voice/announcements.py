@@ -66,7 +66,9 @@ def last_move_words(sheet: Scoresheet, language: str) -> str:
     if not sheet.entries:
         return message(language, "scoresheet.empty")
     entry = sheet.entries[-1]
-    return message(language, "game.last_move", side=side_name(entry.by, language), move=entry.spoken)
+    return message(
+        language, "game.last_move", side=side_name(entry.by, language), move=entry.spoken
+    )
 
 
 def command_list(vocab: Vocabulary, names: Sequence[str], language: str) -> str:
