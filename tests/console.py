@@ -1,0 +1,108 @@
+"""A ``voice-chess`` command run as a user runs it, with its terminal lines read as they come.
+
+The child's standard input and output are pipes (or, for the keys, a pty); the test writes what
+a player types and waits for what the program prints. Waiting has a generous deadline, but
+nothing asserts how long anything took.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import chess
+
+from voice.journal import read_journal
+from voice.session import GameSession
+
+DEADLINE_S = 60.0
+
+
+class Console:
+    """One running ``python -m voice ARGS`` with line-wise input and output."""
+
+    def __init__(self, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None):
+        self.lines: list[str] = []
+        self._unread: queue.Queue[str | None] = queue.Queue()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "voice", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            encoding="utf-8",
+            env={**os.environ, **(env or {})},
+            cwd=cwd,
+        )
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self._unread.put(line.rstrip("\n"))
+        self._unread.put(None)
+
+    def type(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def end_input(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+
+    def expect(self, text: str) -> str:
+        """The next printed line containing ``text`` (lines before it are kept in ``lines``)."""
+        while True:
+            try:
+                line = self._unread.get(timeout=DEADLINE_S)
+            except queue.Empty:
+                raise AssertionError(self._report(f"never printed: {text!r}")) from None
+            if line is None:
+                raise AssertionError(self._report(f"ended before printing {text!r}"))
+            self.lines.append(line)
+            if text in line:
+                return line
+
+    def next_line(self) -> str:
+        """The next printed line, whatever it says."""
+        line = self._unread.get(timeout=DEADLINE_S)
+        if line is None:
+            raise AssertionError(self._report("ended while a line was expected"))
+        self.lines.append(line)
+        return line
+
+    def wait(self) -> int:
+        code = self.process.wait(timeout=DEADLINE_S)
+        self._reader.join(timeout=5)
+        while True:
+            try:
+                line = self._unread.get_nowait()
+            except queue.Empty:
+                break
+            if line is not None:
+                self.lines.append(line)
+        return code
+
+    def output(self) -> str:
+        return "\n".join(self.lines)
+
+    def _report(self, what: str) -> str:
+        return f"{what}\n--- printed so far ---\n" + "\n".join(self.lines)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+def journal_board(path: Path, settings: object) -> chess.Board:
+    """The position the journal at ``path`` leads to (replayed by the real session)."""
+    contents = read_journal(path)
+    session = GameSession.replay(contents.setup, contents.events, settings)  # type: ignore[arg-type]
+    return session.board

@@ -1,0 +1,122 @@
+"""``voice-chess play --opponent engine`` as a player runs it: typed moves, real Stockfish.
+
+The program runs as a child process with text input and output (``--text --no-speech``, the
+Braille-keyboard set-up). The test reads the journal to know the position, types a legal move
+in Appendix D words, and checks that the program confirms it, that Stockfish's reply is
+announced in the same words, that requests and the touched-piece report are answered, and that
+the journal resumes the game with the engine playing on.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import chess
+import pytest
+from console import Console, journal_board
+
+from voice.config import Settings
+from voice.engine import find_engine
+from voice.events import SightedMove
+from voice.journal import read_journal
+from voice.phrases import render_move
+from voice.vocabulary import Vocabulary
+
+pytestmark = pytest.mark.skipif(
+    not any(Path(p).is_file() for p in ("/usr/games/stockfish", "/usr/bin/stockfish")),
+    reason="Stockfish is not installed (Debian: apt install stockfish)",
+)
+
+
+def quiet_move(board: chess.Board) -> chess.Move:
+    """A legal move that gives no check and captures nothing, if there is one."""
+    moves = list(board.legal_moves)
+    quiet = [m for m in moves if not board.is_capture(m) and not board.gives_check(m)]
+    return sorted(quiet or moves, key=lambda m: m.uci())[0]
+
+
+def play_one_move(con: Console, journal: Path, settings: Settings, vocab: Vocabulary) -> None:
+    """Type a move, hear it confirmed, hear the engine's reply as the journal records it."""
+    board = journal_board(journal, settings)
+    words = render_move(board, quiet_move(board), vocab)
+    con.type(words)
+    assert con.next_line() == words
+    reply = con.next_line()
+    contents = read_journal(journal)
+    last = contents.events[-1]
+    assert isinstance(last, SightedMove), contents.events
+    after_mine = journal_board(journal, settings)
+    after_mine.pop()
+    assert reply == render_move(after_mine, chess.Move.from_uci(last.move), vocab)
+
+
+def test_typed_game_against_stockfish_then_resumed(
+    tmp_path: Path, settings: Settings, vocab: Vocabulary
+) -> None:
+    journal = tmp_path / "game.jsonl"
+    base = ("play", "--text", "--no-speech", "--opponent", "engine")
+    con = Console(*base, "--journal", str(journal), "--control", "600+5")
+    try:
+        con.expect("voice-chess, Heimpartie: getippte Züge und Befehle; Ausgabe nur als Text.")
+        con.expect("Heimprofil, Bedenkzeit zehn Minuten für die ganze Partie, plus fünf Sekunden")
+        con.expect("Spielstärke des Computers? Eine Zahl von eins bis acht")
+        con.type("neun")  # out of range: asked again
+        con.expect("Spielstärke des Computers?")
+        con.type("zwei")
+        con.expect("Der Computer spielt auf Stufe 2.")
+        con.expect("Die Partie beginnt. Sie spielen Weiß.")
+        for _ in range(3):
+            play_one_move(con, journal, settings, vocab)
+        con.type("Zeit")
+        con.expect("Gespielt: drei Züge.")
+        con.type("berührt")
+        con.expect("Für den Schiedsrichter notiert: der Gegner hat eine Figur berührt.")
+        con.end_input()
+        con.expect('[Black "Stockfish, Stufe 2"]')
+        con.expect(f"Die Partie ist gespeichert in {journal}.")
+        con.expect(f"Fortsetzen mit: voice-chess play --resume {journal}")
+        assert con.wait() == 0
+    finally:
+        con.close()
+    setup = read_journal(journal).setup
+    assert setup.extra["engine_level"] == 2 and setup.extra["opponent"] == "engine"
+
+    again = Console("play", "--text", "--no-speech", "--resume", str(journal))
+    try:
+        again.expect("voice-chess, Heimpartie")
+        again.expect("Partie fortgesetzt. Weiß ist am Zug.")
+        play_one_move(again, journal, settings, vocab)
+        again.end_input()
+        assert again.wait() == 0
+    finally:
+        again.close()
+    board = journal_board(journal, settings)
+    assert len(board.move_stack) == 8  # four moves each, the last pair after the resume
+
+
+def test_a_missing_engine_is_one_sentence_with_a_way_out(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[engine]\npath = "no-such-engine"\n')
+    con = Console(
+        "--config",
+        str(config),
+        "play",
+        "--text",
+        "--no-speech",
+        "--opponent",
+        "engine",
+        "--level",
+        "1",
+        "--journal",
+        str(tmp_path / "g.jsonl"),
+    )
+    try:
+        line = con.expect("Der Computergegner kann nicht starten")
+        assert "apt install stockfish" in line and "[engine] path" in line
+        assert con.wait() == 2
+    finally:
+        con.close()
+
+
+def test_find_engine_looks_in_debian_games_folder() -> None:
+    assert Path(find_engine("stockfish")).name == "stockfish"

@@ -1,0 +1,648 @@
+"""The wiring of a game: session, journal, host, and the adapters around them.
+
+``voice-chess play`` and ``voice-chess assist`` both come here. :class:`App` builds (or resumes)
+the game session, opens its journal, puts both on a :class:`~voice.host.GameHost`, and attaches
+what this computer offers: the loudspeaker (or only the terminal), the microphone with the
+recogniser (or typed lines), the terminal's keys, the web board for the sighted opponent and the
+arbiter, or Stockfish as the opponent. Everything here is plumbing; the rules are in the session.
+
+Before the clocks run, two questions may be asked outside the game: the computer's strength
+(``--opponent engine``: a number from one to eight) and, at a tournament board, the arbiter's
+approval of the set-up, which goes into the journal as the first input, at game time zero.
+
+Every failure that the player can fix gets one sentence saying what happened and what to do,
+printed and (when a loudspeaker works) spoken; where the program can go on without the missing
+part (no microphone: typed moves; no loudspeaker: the terminal only) it says so and goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import io
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal, Protocol, TextIO
+
+from voice import config
+from voice.clock_mode import describe_control
+from voice.config import Settings
+from voice.events import (
+    ArbiterAction,
+    BlindSpeech,
+    InputEvent,
+    KeyPress,
+    OutputEvent,
+    Result,
+    Say,
+    Setup,
+    Side,
+)
+from voice.host import GameHost
+from voice.journal import Journal, journal_dir, new_journal_path
+from voice.messages import message
+from voice.phrases import speakable
+from voice.session import GameSession
+from voice.text_input import Heard, TextInput
+from voice.timecontrol import TimeControlError, parse_time_control
+from voice.utterance import read_command
+from voice.vocabulary import Phrase, Vocabulary
+
+Mode = Literal["play", "assist"]
+Opponent = Literal["board", "engine"]
+
+EXIT_OK = 0
+EXIT_SETUP = 2  # something the user must fix before a game can start
+
+
+class InputSource(Protocol):
+    """Where the blind player's words come from: the microphone or typed lines."""
+
+    name: str
+
+    def start(self, deliver: Callable[[Heard], None], on_end: Callable[[], None]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Startup(Exception):
+    """The game cannot start; ``text`` is the sentence that says why and what to do."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the user asked for on the command line."""
+
+    mode: Mode
+    opponent: Opponent = "board"
+    text: bool = False
+    speech: bool = True
+    web: bool = True
+    lan: bool = False
+    port: int | None = None
+    qr: bool = False
+    resume: Path | None = None
+    journal: Path | None = None
+    level: int | None = None
+    blind: Side | None = None
+    control: str | None = None
+    language: str | None = None
+    fen: str | None = None
+    deaf_opponent: bool = False
+
+
+# -- the terminal and the loudspeaker ---------------------------------------------------------
+
+
+class Output:
+    """Everything said to the blind player: printed on its own line, spoken when possible.
+
+    Within a game nothing is dropped (each batch is queued after what still plays); "Stopp" or
+    the stop key silences the speech at once.
+    """
+
+    def __init__(self, out: TextIO, language: str) -> None:
+        self.out = out
+        self.language = language
+        self.speaker: Any = None
+        self._lock = threading.Lock()
+
+    def line(self, text: str) -> None:
+        with self._lock:
+            self.out.write(text + "\n")
+            self.out.flush()
+
+    def say(self, text: str, *, speak: bool = True) -> None:
+        self.line(text)
+        if speak and self.speaker is not None and text.strip():
+            self.speaker.say(speakable(text, self.language), interrupt=False, append=True)
+
+    def stop(self) -> None:
+        if self.speaker is not None:
+            self.speaker.stop()
+
+    def close(self) -> None:
+        if self.speaker is not None:
+            self.speaker.wait_idle(timeout=15)
+            self.speaker.close()
+            self.speaker = None
+
+
+# -- the app ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Inbox:
+    """Inputs from the adapters' threads, handed to the loop in order."""
+
+    loop: asyncio.AbstractEventLoop
+    queue: asyncio.Queue[tuple[str, Any]] = field(default_factory=asyncio.Queue)
+
+    def put(self, kind: str, value: Any = None) -> None:
+        self.loop.call_soon_threadsafe(self.queue.put_nowait, (kind, value))
+
+
+class App:
+    """One game, from the start-up sentence to the saved journal."""
+
+    def __init__(
+        self,
+        plan: Plan,
+        settings: Settings,
+        *,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+    ) -> None:
+        if plan.deaf_opponent:
+            settings = config.override(settings, web={"large_text_moves": True})
+        self.plan = plan
+        self.settings = settings
+        self.stdin = stdin if stdin is not None else sys.stdin
+        self.language = plan.language or settings.language.blind
+        self.vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+        self.output = Output(stdout if stdout is not None else sys.stdout, self.language)
+        self.source: InputSource | None = None
+        self.input_words = ""
+        self.output_words = ""
+        self.session: GameSession | None = None
+        self.host: GameHost | None = None
+        self.journal: Journal | None = None
+        self.server: Any = None
+        self.engine: Any = None
+        self.opponent: Any = None
+        self.keys: Any = None
+        self.key_actions = {
+            key: action
+            for action, keys in settings.session.keys.model_dump().items()
+            for key in keys
+        }
+        self._inbox: _Inbox | None = None
+        self._quit_asked = False
+        self._game_over_said = False
+
+    # -- words ------------------------------------------------------------------------------
+
+    def text(self, key: str, **params: Any) -> str:
+        return message(self.language, f"app.{key}", **params)
+
+    def tell(self, key: str, **params: Any) -> None:
+        self.output.say(self.text(key, **params))
+
+    # -- running ----------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Run the game until the player quits; the exit status."""
+        try:
+            return asyncio.run(self.main())
+        except KeyboardInterrupt:
+            return 130
+
+    async def main(self) -> int:
+        self._inbox = _Inbox(asyncio.get_running_loop())
+        try:
+            self._open_output()
+            await self._open_input()
+            self._listen()
+            resumed = self.plan.resume is not None
+            if resumed:
+                assert self.plan.resume is not None
+                setup, start_ms = self._resume(self.plan.resume)
+            else:
+                setup, start_ms = self._setup(), 0
+            self._say_startup(setup)
+            if self.plan.opponent == "engine":
+                await self._start_engine(setup)
+            if self.plan.opponent == "engine" and not resumed:
+                level = self.plan.level
+                if level is None:
+                    level = await self._ask_level()
+                setup = self._with_engine(setup, level)
+                self.engine.set_level(level)
+            if not resumed:
+                self._create(setup)
+            if self.plan.mode == "assist" and not resumed:
+                await self._approval(setup)
+            await self._start_game(start_ms)
+        except Startup as failure:
+            self.output.say(failure.text)
+            await self._shutdown()
+            return EXIT_SETUP
+        try:
+            await self._play()
+        finally:
+            await self._shutdown()
+        return EXIT_OK
+
+    # -- start-up: output and input -----------------------------------------------------------
+
+    def _open_output(self) -> None:
+        if not self.plan.speech:
+            self.output_words = self.text("output.terminal")
+            return
+        try:
+            from voice.audio import AudioDeviceError
+            from voice.speak import Speaker, SpeechError
+
+            self.output.speaker = Speaker(self.settings)
+            self.output_words = self.text("output.speaker", device=self.output.speaker.device.name)
+        except (AudioDeviceError, SpeechError, OSError) as error:
+            self.output.line(self.text("fail.no_speaker", error=str(error)))
+            self.output_words = self.text("output.terminal")
+
+    async def _open_input(self) -> None:
+        if self.plan.text:
+            self._use_text()
+            return
+        try:
+            from voice.speech_input import SpeechInput
+
+            source = await asyncio.to_thread(
+                SpeechInput, self.settings, self.vocab, self.output.speaker
+            )
+        except Exception as error:  # no microphone, no recogniser, no model: typed lines
+            self.output.say(self._no_speech_input(error))
+            self._use_text()
+            return
+        self.source = source
+        self.input_words = source.describe(self.language)
+        self._start_keys()
+
+    def _no_speech_input(self, error: Exception) -> str:
+        from voice.audio import NoInputDeviceError
+
+        if isinstance(error, NoInputDeviceError):
+            return self.text("fail.no_microphone")
+        return self.text("fail.recognizer", error=str(error).rstrip("."))
+
+    def _use_text(self) -> None:
+        self.source = TextInput(self.stdin)
+        self.input_words = self.text("input.text")
+
+    def _start_keys(self) -> None:
+        """Keys of a terminal (when there is one) while the player speaks."""
+        if not self.stdin.isatty():
+            return
+        from voice.game_keys import GameKeyInput
+
+        self.keys = GameKeyInput(self.stdin.fileno())
+
+    def _listen(self) -> None:
+        inbox = self._inbox
+        assert inbox is not None and self.source is not None
+        self.source.start(lambda heard: inbox.put("heard", heard), lambda: inbox.put("end"))
+        if self.keys is not None:
+            self.keys.start(lambda key: inbox.put("key", key), lambda: inbox.put("end"))
+
+    # -- start-up: the game ----------------------------------------------------------------
+
+    def _create(self, setup: Setup) -> None:
+        """A new game's session and journal (the journal starts with the setup line)."""
+        self.session = self._new_session(setup)
+        path = self.plan.journal or new_journal_path(journal_dir(self.settings), datetime.now())
+        try:
+            self.journal = Journal.create(path, setup)
+        except FileExistsError:
+            raise Startup(self.text("fail.journal_exists", path=path)) from None
+        except OSError as error:
+            raise Startup(
+                self.text("fail.journal_dir", path=path.parent, error=error.strerror)
+            ) from None
+
+    def _setup(self) -> Setup:
+        plan = self.plan
+        extra: dict[str, Any] = {"app": plan.mode}
+        if plan.deaf_opponent:
+            extra["deaf_opponent"] = True
+        control = plan.control or self.settings.clock.time_control
+        try:
+            parse_time_control(control, self.settings.clock.presets)
+        except TimeControlError as error:
+            raise Startup(self.text("fail.time_control", error=str(error))) from None
+        return Setup(
+            mode="game",
+            blind=plan.blind or self.settings.session.blind,
+            time_control=control,
+            profile="tournament" if plan.mode == "assist" else "home",
+            fen=plan.fen,
+            language=plan.language,
+            extra=extra,
+        )
+
+    def _with_engine(self, setup: Setup, level: int) -> Setup:
+        sighted = "black" if setup.blind == "white" else "white"
+        extra = {
+            **setup.extra,
+            "opponent": "engine",
+            "engine_level": level,
+            sighted: self.text("engine.player", level=level),
+        }
+        return Setup(
+            mode=setup.mode,
+            blind=setup.blind,
+            time_control=setup.time_control,
+            profile=setup.profile,
+            fen=setup.fen,
+            language=setup.language,
+            extra=extra,
+        )
+
+    def _new_session(self, setup: Setup) -> GameSession:
+        from voice.events import ScriptError
+
+        try:
+            return GameSession(setup, self.settings)
+        except (ScriptError, TimeControlError) as error:
+            raise Startup(self.text("fail.setup", error=str(error))) from None
+
+    def _resume(self, path: Path) -> tuple[Setup, int]:
+        from voice.events import ScriptError
+        from voice.resume import resume
+
+        try:
+            resumed = resume(path, self.settings)
+        except FileNotFoundError:
+            raise Startup(self.text("fail.no_journal", path=path)) from None
+        except (ScriptError, TimeControlError, OSError) as error:
+            raise Startup(self.text("fail.bad_journal", path=path, error=str(error))) from None
+        if not isinstance(resumed.core, GameSession):
+            resumed.journal.close()
+            raise Startup(self.text("fail.not_a_game", path=path))
+        for warning in resumed.contents.warnings:
+            self.output.line(warning)
+        setup = resumed.contents.setup
+        if setup.extra.get("deaf_opponent") and not self.settings.web.large_text_moves:
+            self.settings = config.override(self.settings, web={"large_text_moves": True})
+        if setup.extra.get("opponent") == "engine":
+            self.plan = _replace(self.plan, opponent="engine")
+        self.session = resumed.core
+        self.journal = resumed.journal
+        self._resumed_announcement = resumed.announcement
+        return setup, resumed.contents.last_ms
+
+    def _say_startup(self, setup: Setup) -> None:
+        """One or two sentences: what is used, how the game is set up."""
+        control = parse_time_control(
+            setup.time_control or self.settings.clock.time_control, self.settings.clock.presets
+        )
+        self.tell(
+            "start.using",
+            mode=self.text(f"mode.{self.plan.mode}"),
+            input=self.input_words,
+            output=self.output_words,
+        )
+        self.tell(
+            "start.game",
+            profile=self.text(f"profile.{setup.profile}"),
+            control=describe_control(control, self.language),
+            side=message(self.language, f"game.side.{setup.blind}"),
+        )
+
+    async def _ask(self, question: str, answer: Callable[[Heard], Any | None]) -> Any:
+        """Ask before the game starts; wait for an answer ``answer`` accepts (not None)."""
+        assert self._inbox is not None
+        self.output.say(question)
+        if self.source is not None and hasattr(self.source, "set_context"):
+            self.source.set_context(self._question_phrases())
+        while True:
+            kind, value = await self._inbox.queue.get()
+            if kind == "end":
+                raise Startup(self.text("fail.input_ended"))
+            if kind == "key" and value == "enter":
+                value = ()  # Enter alone takes the suggestion
+            elif kind != "heard":
+                continue
+            result = answer(value)
+            if result is not None:
+                return result
+            self.output.say(question)
+
+    def _question_phrases(self) -> frozenset[Phrase]:
+        words = [*self.vocab.commands.get("yes", ()), *self.vocab.commands.get("no", ())]
+        numbers = [(word,) for word in self.vocab.number_words]
+        return frozenset([*words, *numbers])
+
+    def _is_yes(self, heard: Heard) -> bool:
+        if not heard:
+            return True  # Enter alone takes the suggestion
+        words = self.vocab.normalize(heard[0][0])
+        return words in self.vocab.commands.get("yes", ())
+
+    async def _ask_level(self) -> int:
+        from voice.engine import LEVELS
+
+        default = self.settings.engine.level
+        if not self.settings.engine.ask_level:
+            return default
+        last = self.vocab.number_words[len(LEVELS) - 1]
+
+        def answer(heard: Heard) -> int | None:
+            if self._is_yes(heard):
+                return default
+            for text, _ in heard:
+                command = read_command(self.vocab.normalize(text), self.vocab, numbers=True)
+                count = command.count if command is not None else None
+                if count is not None and 1 <= count <= len(LEVELS):
+                    return count
+            return None
+
+        level: int = await self._ask(self.text("engine.ask", last=last, level=default), answer)
+        self.tell("engine.chosen", level=level)
+        return level
+
+    async def _start_engine(self, setup: Setup) -> None:
+        from voice.engine import Engine, EngineError
+
+        level = int(setup.extra.get("engine_level", self.settings.engine.level))
+        try:
+            self.engine = await asyncio.to_thread(Engine, self.settings.engine, level)
+        except EngineError as error:
+            raise Startup(self.text("fail.engine", error=str(error))) from None
+
+    async def _approval(self, setup: Setup) -> None:
+        """D.2.10 at a tournament: the arbiter approves time control, words and sides first."""
+        assert self.session is not None
+        session = self.session
+        approved = {
+            "time_control": session.control.text,
+            "blind": session.blind,
+            "rank_words": list(self.settings.vocabulary.rank_words),
+            "file_words": list(self.settings.vocabulary.file_words),
+        }
+        summary = self.text(
+            "assist.summary",
+            control=describe_control(session.control, self.language),
+            side=message(self.language, f"game.side.{session.blind}"),
+            ranks=", ".join(self.settings.vocabulary.rank_words),
+            files=", ".join(self.settings.vocabulary.file_words),
+        )
+        self.output.say(summary)
+        await self._ask(
+            self.text("assist.approve"), lambda heard: True if self._is_yes(heard) else None
+        )
+        self.tell("assist.approved")
+        self._approval_params = approved
+
+    async def _start_game(self, start_ms: int) -> None:
+        assert self.session is not None and self.journal is not None
+        self.host = GameHost(self.session, record=self.journal.append, start_ms=start_ms)
+        self.host.subscribe(self._show)
+        if self.source is not None and hasattr(self.source, "set_context"):
+            self.host.subscribe(self._update_context)
+        approval = getattr(self, "_approval_params", None)
+        if approval is not None:
+            await self.host.submit(lambda t: ArbiterAction(t, "approve_setup", approval))
+        self.host.start()
+        if self.plan.opponent == "board" and self.plan.web:
+            await self._start_web()
+        if self.engine is not None:
+            from voice.engine import EngineOpponent
+
+            self.opponent = EngineOpponent(self.host, self.engine)
+        announcement = getattr(self, "_resumed_announcement", None)
+        if announcement is not None:
+            self._show(announcement)
+        else:
+            self.tell("game.begins", side=message(self.language, f"game.side.{self.session.blind}"))
+        if self.source is not None and hasattr(self.source, "set_context"):
+            self.source.set_context(self.session.phrases_now())
+        if self.opponent is not None:
+            self.opponent.start()
+
+    async def _start_web(self) -> None:
+        assert self.host is not None and self.journal is not None
+        from voice.web.run import announce, make_server
+
+        self.server = make_server(
+            self.host,
+            self.settings,
+            lan=self.plan.lan,
+            port=self.plan.port,
+            journal_path=self.journal.path,
+        )
+        try:
+            await self.server.start()
+        except OSError as error:
+            port = self.server.port
+            self.server = None
+            if error.errno == errno.EADDRINUSE:
+                raise Startup(self.text("fail.port_busy", port=port)) from None
+            raise Startup(self.text("fail.web", error=error.strerror or str(error))) from None
+        urls = io.StringIO()
+        announce(self.server, self.settings, qr=self.plan.qr, out=urls)
+        for line in urls.getvalue().splitlines():
+            self.output.line(line)
+        self.tell("web.spoken", host=self.server.bind, port=self.server.port)
+
+    # -- the game ---------------------------------------------------------------------------
+
+    def _show(self, outputs: Sequence[OutputEvent]) -> None:
+        """The session's outputs for the blind player (and the arbiter's log at the terminal)."""
+        for out in outputs:
+            if isinstance(out, Say):
+                if out.to in ("blind", "all"):
+                    self.output.say(out.text)
+                elif out.to == "arbiter" and self.plan.mode == "assist":
+                    self.output.line(self.text("arbiter_line", text=out.text))
+            elif isinstance(out, Result) and not self._game_over_said:
+                self._game_over_said = True
+                self.output.line(self._pgn())
+
+    def _update_context(self, outputs: Sequence[OutputEvent]) -> None:
+        assert self.session is not None and self.source is not None
+        self.source.set_context(self.session.phrases_now())  # type: ignore[attr-defined]
+
+    async def _play(self) -> None:
+        """Hand the player's words and keys to the game until the input ends or they quit."""
+        assert self._inbox is not None and self.host is not None
+        stop_words = {word.lower() for word in self.settings.audio.stop_words}
+        while True:
+            kind, value = await self._inbox.queue.get()
+            if kind == "end":
+                return
+            if kind == "key":
+                action = self.key_actions.get(value)
+                if action is not None and await self._key(action):
+                    return
+                continue
+            heard: Heard = value
+            if not heard:
+                continue  # an empty typed line
+            if heard[0][0].strip().lower() in stop_words:
+                self.output.stop()
+            self._quit_asked = False
+            await self.host.submit(_speech(heard))
+
+    async def _key(self, action: str) -> bool:
+        """A game key; True when the player confirmed quitting."""
+        assert self.host is not None
+        if action == "quit":
+            if self._quit_asked:
+                return True
+            self._quit_asked = True
+            self.tell("quit.confirm")
+            return False
+        self._quit_asked = False
+        if action == "stop":
+            self.output.stop()
+            return False
+        event: Callable[[int], InputEvent] = lambda t: KeyPress(t, action)  # noqa: E731
+        await self.host.submit(event)
+        return False
+
+    # -- the end ----------------------------------------------------------------------------
+
+    def _pgn(self) -> str:
+        assert self.session is not None
+        return self.session.pgn()
+
+    async def _shutdown(self) -> None:
+        if self.server is not None:
+            with contextlib.suppress(Exception):
+                await self.server.stop()
+        if self.host is not None:
+            self.host.close()
+        if self.engine is not None:
+            await asyncio.to_thread(self.engine.close)
+        if self.keys is not None:
+            self.keys.close()
+        if self.source is not None:
+            self.source.close()
+        if self.journal is not None:
+            self.journal.close()
+            if self.session is not None:
+                if not self._game_over_said:
+                    self.output.line(self._pgn())
+                self.tell("end.saved", path=self.journal.path)
+                self.output.line(
+                    self.text(
+                        "end.resume",
+                        command=f"voice-chess {self.plan.mode}",
+                        path=self.journal.path,
+                    )
+                )
+        self.output.close()
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def _speech(heard: Heard) -> Callable[[int], InputEvent]:
+    def make(t_ms: int) -> InputEvent:
+        return BlindSpeech(t_ms, heard)
+
+    return make
+
+
+def _replace(plan: Plan, **changes: Any) -> Plan:
+    from dataclasses import replace
+
+    return replace(plan, **changes)

@@ -1,0 +1,95 @@
+"""Options shared by ``voice-chess play`` and ``voice-chess assist``."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from voice.app import App, Mode, Plan
+from voice.config import Settings
+
+
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options every game mode understands."""
+    parser.add_argument(
+        "--text",
+        action="store_true",
+        help="type moves and commands in the same words instead of speaking them "
+        '("Springer Felix drei", "zeit"; for a Braille keyboard or when speech fails). '
+        "Without a microphone the program switches to this by itself and says so.",
+    )
+    parser.add_argument(
+        "--no-speech",
+        dest="speech",
+        action="store_false",
+        help="print everything instead of speaking it (for a screen reader or Braille display)",
+    )
+    parser.add_argument(
+        "--control",
+        metavar="TC",
+        help="time control: a preset name ([clock.presets]) or a PGN form such as 900+10, "
+        "40/5400+30:1800+30, 5400d5 (default: [clock] time_control)",
+    )
+    parser.add_argument(
+        "--blind",
+        choices=("white", "black"),
+        help="the colour the blind player plays (default: [session] blind)",
+    )
+    parser.add_argument("--language", help="language of the announcements (default: settings)")
+    parser.add_argument(
+        "--fen", help="start from this position (FEN) instead of the initial position"
+    )
+    parser.add_argument(
+        "--journal",
+        type=Path,
+        metavar="FILE",
+        help="write the game's journal to FILE (default: a new file in [session] journal_dir)",
+    )
+    parser.add_argument(
+        "--resume",
+        type=Path,
+        metavar="JOURNAL",
+        help="continue the game in JOURNAL after a crash; the clocks go on from its last entry",
+    )
+    parser.add_argument(
+        "--no-web",
+        dest="web",
+        action="store_false",
+        help="no web board for the opponent and the arbiter",
+    )
+    parser.add_argument(
+        "--lan",
+        action="store_true",
+        help="serve the web board on the local network (default: this computer only), "
+        "with a QR code for the opponent's phone",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        metavar="N",
+        help="port of the web board (default: [web] port; 0 = any free port)",
+    )
+
+
+def plan_from(args: argparse.Namespace, mode: Mode, **extra: Any) -> Plan:
+    return Plan(
+        mode=mode,
+        text=args.text,
+        speech=args.speech,
+        web=args.web,
+        lan=args.lan,
+        port=args.port,
+        qr=args.lan,
+        resume=args.resume,
+        journal=args.journal,
+        blind=args.blind,
+        control=args.control,
+        language=args.language,
+        fen=args.fen,
+        **extra,
+    )
+
+
+def run_game(plan: Plan, settings: Settings) -> int:
+    return App(plan, settings).run()

@@ -1,0 +1,41 @@
+"""``voice-chess play``: a game at home, by voice, against a person or the computer."""
+
+from __future__ import annotations
+
+import argparse
+
+from voice.cli._game import add_game_arguments, plan_from, run_game
+from voice.config import Settings
+
+NAME = "play"
+HELP = (
+    "play a game at home: you speak your moves (or type them with --text) and hear the "
+    "opponent's; the sighted opponent uses the web board, or the computer plays"
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--opponent",
+        choices=("board", "engine"),
+        default="board",
+        help="board: a sighted person plays on the web board (default); engine: Stockfish "
+        "plays, at a strength you choose by voice at the start",
+    )
+    parser.add_argument(
+        "--level",
+        type=int,
+        choices=range(1, 9),
+        metavar="1-8",
+        help="the computer's strength without asking (1 weakest, 8 strongest)",
+    )
+    add_game_arguments(parser)
+    parser.epilog = (
+        "Say 'Hilfe' (or type it) during the game for the words that work. Keys when speaking: "
+        "see [session.keys] in the settings. The game is journaled; see --resume."
+    )
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    plan = plan_from(args, "play", opponent=args.opponent, level=args.level)
+    return run_game(plan, settings)

@@ -1,0 +1,223 @@
+"""The computer opponent: Stockfish (or any UCI engine) playing the sighted side.
+
+The engine is an adapter like the web board: it watches the game's outputs and, when the sighted
+side is to move, asks the engine for a move on a worker thread and submits it as a
+:class:`~voice.events.SightedMove`. The session treats it exactly like a move made on the
+opponent's board (made and completed in one action, announced to the blind player). No chess
+rule lives here: a move the position no longer allows (the arbiter took moves back while the
+engine thought) is simply not sent.
+
+Strength: eight levels a blind player can choose by saying a number. Each sets Stockfish's
+``Skill Level`` and, for the weak levels, a search depth limit, because the skill level alone
+still plays far too strong for a beginner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import chess
+import chess.engine
+
+from voice.config import EngineSettings
+from voice.events import KeyPress, OutputEvent, Result, SightedMove
+from voice.host import GameHost
+from voice.session import GameSession
+from voice.session_base import color_of
+
+log = logging.getLogger(__name__)
+
+# Debian installs games (stockfish among them) here, outside the normal PATH.
+_EXTRA_DIRS = (Path("/usr/games"), Path("/usr/local/games"))
+
+# An engine that is losing by this much (centipawns, its own view) accepts a draw offer.
+_ACCEPT_DRAW_BELOW_CP = -150
+
+
+class EngineError(Exception):
+    """The engine cannot be found or started; the message says how to fix it."""
+
+
+@dataclass(frozen=True)
+class Strength:
+    """One of the levels offered to the player."""
+
+    level: int
+    skill: int
+    depth: int | None
+
+
+LEVELS: tuple[Strength, ...] = (
+    Strength(1, 0, 1),
+    Strength(2, 1, 2),
+    Strength(3, 3, 3),
+    Strength(4, 5, 5),
+    Strength(5, 8, 8),
+    Strength(6, 12, None),
+    Strength(7, 16, None),
+    Strength(8, 20, None),
+)
+
+
+def strength(level: int) -> Strength:
+    """The strength of ``level`` (1 to 8)."""
+    if not 1 <= level <= len(LEVELS):
+        raise ValueError(f"engine level must be 1 to {len(LEVELS)}, not {level}")
+    return LEVELS[level - 1]
+
+
+def find_engine(path: str) -> str:
+    """The executable for ``[engine] path``: a path, a name on PATH, or a name in /usr/games."""
+    candidate = Path(path).expanduser()
+    if candidate.parent != Path(".") and candidate.is_file():
+        return str(candidate)
+    found = shutil.which(path)
+    if found:
+        return found
+    for folder in _EXTRA_DIRS:
+        if (folder / path).is_file():
+            return str(folder / path)
+    raise EngineError(
+        f"the chess engine {path!r} was not found; install it (Debian: apt install stockfish) "
+        "or set [engine] path to its file"
+    )
+
+
+class Engine:
+    """A running UCI engine at one strength; thread-safe for one caller at a time."""
+
+    def __init__(self, settings: EngineSettings, level: int) -> None:
+        self.settings = settings
+        self.strength = strength(level)  # checked before the engine is started
+        executable = find_engine(settings.path)
+        try:
+            self._engine = chess.engine.SimpleEngine.popen_uci(executable, timeout=20)
+        except (OSError, chess.engine.EngineError, TimeoutError) as error:
+            raise EngineError(f"the chess engine {executable} did not start: {error}") from None
+        self.name = str(self._engine.id.get("name", Path(executable).name))
+        self.set_level(level)
+
+    def set_level(self, level: int) -> None:
+        """Play at ``level`` from the next move on."""
+        self.strength = strength(level)
+        if "Skill Level" in self._engine.options:
+            self._engine.configure({"Skill Level": self.strength.skill})
+
+    def limit(self, remaining_ms: int | None) -> chess.engine.Limit:
+        """Think ``move_time`` seconds, never more than a thirtieth of the time left."""
+        seconds = self.settings.move_time
+        if remaining_ms is not None:
+            seconds = max(0.05, min(seconds, remaining_ms / 1000 / 30))
+        return chess.engine.Limit(time=seconds, depth=self.strength.depth)
+
+    def choose(self, board: chess.Board, remaining_ms: int | None = None) -> chess.Move:
+        result = self._engine.play(board, self.limit(remaining_ms))
+        if result.move is None:
+            raise EngineError("the engine returned no move")
+        return result.move
+
+    def score_cp(self, board: chess.Board, color: chess.Color) -> int:
+        """The position's value for ``color`` in centipawns (mates as ±100000)."""
+        info = self._engine.analyse(board, chess.engine.Limit(time=0.2, depth=12))
+        score = info.get("score")
+        if score is None:
+            return 0
+        return score.pov(color).score(mate_score=100_000) or 0
+
+    def close(self) -> None:
+        try:
+            self._engine.quit()
+        except (chess.engine.EngineError, OSError, TimeoutError):
+            self._engine.close()
+
+
+class EngineOpponent:
+    """Plays the sighted side of a hosted game whenever it is that side's turn."""
+
+    def __init__(self, host: GameHost, engine: Engine) -> None:
+        if not isinstance(host.core, GameSession):
+            raise TypeError("the engine plays a game session, not a talking clock")
+        self.host = host
+        self.session: GameSession = host.core
+        self.engine = engine
+        self._task: asyncio.Task[None] | None = None
+        self._answered_offer: int | None = None
+        self.moves_sent = 0
+
+    def start(self) -> None:
+        """Subscribe and make a first move if the engine begins (call from the loop)."""
+        self.host.subscribe(self._on_outputs)
+        self._consider()
+
+    def _on_outputs(self, outputs: Sequence[OutputEvent]) -> None:
+        if any(isinstance(out, Result) for out in outputs):
+            return
+        self._consider()
+
+    def _my_turn(self) -> bool:
+        session = self.session
+        return (
+            session.result is None
+            and not session.clock.paused
+            and session.board.turn == color_of(session.sighted)
+        )
+
+    def _consider(self) -> None:
+        if self._task is not None and not self._task.done():
+            return
+        session = self.session
+        offer = session.offer
+        if (
+            offer is not None
+            and offer.by == session.blind
+            and self._answered_offer != offer.t_ms
+            and session.result is None
+        ):
+            self._answered_offer = offer.t_ms
+            self._task = asyncio.get_running_loop().create_task(self._answer_offer())
+            return
+        if self._my_turn():
+            self._task = asyncio.get_running_loop().create_task(self._play())
+
+    async def _play(self) -> None:
+        session = self.session
+        board = session.board.copy()
+        ply = len(session.sheet.entries)
+        remaining = session.clock.remaining_ms(session.sighted, self.host.now_ms())
+        try:
+            move = await asyncio.to_thread(self.engine.choose, board, remaining)
+        except (EngineError, chess.engine.EngineError) as error:
+            log.error("engine failed: %s", error)
+            return
+        # The game may have changed while the engine thought (arbiter, resignation, draw).
+        if (
+            len(session.sheet.entries) != ply
+            or not self._my_turn()
+            or move not in board.legal_moves
+        ):
+            self._task = None
+            self._consider()
+            return
+        self.moves_sent += 1
+        await self.host.submit(lambda t: SightedMove(t, move.uci()))
+
+    async def _answer_offer(self) -> None:
+        """Accept a draw offer when losing; otherwise play on (a move declines it, 9.1.2.1)."""
+        session = self.session
+        board = session.board.copy()
+        me = color_of(session.sighted)
+        try:
+            value = await asyncio.to_thread(self.engine.score_cp, board, me)
+        except (EngineError, chess.engine.EngineError) as error:
+            log.error("engine failed: %s", error)
+            value = 0
+        self._task = None
+        if session.offer is not None and value <= _ACCEPT_DRAW_BELOW_CP:
+            await self.host.submit(lambda t: KeyPress(t, "sighted:draw_accept"))
+            return
+        self._consider()

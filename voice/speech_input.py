@@ -1,0 +1,105 @@
+"""Spoken input: the microphone's utterances, recognised with what may be said now.
+
+The listener cuts the microphone into utterances (half-duplex with the speaker); each one is
+recognised with the phrases the session says make sense at that moment (legal moves on the
+player's turn, yes/no while a question is open, numbers while choices are offered), and the
+n-best list goes to the game as what the player was heard to say. Audio heard while the program
+itself was speaking can only be a stop word: it is recognised against the stop words alone and,
+if it is one, the speech stops. Recognition runs on this adapter's thread, never on the loop.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from voice.config import Settings
+from voice.listen import RATE, Listener, Utterance
+from voice.messages import message
+from voice.text_input import Heard
+from voice.vocabulary import Phrase, Vocabulary
+
+_POLL_S = 0.2
+
+
+class SpeechInput:
+    """Microphone + recogniser as an input source of the app (see :class:`voice.app.App`)."""
+
+    name = "voice"
+
+    def __init__(self, settings: Settings, vocab: Vocabulary, speaker: Any = None) -> None:
+        self.listener = Listener(settings, speaker=speaker)  # no microphone: raises here
+        from voice.recognizers import make_recognizer
+
+        self.recognizer = make_recognizer(settings, vocab)
+        self.speaker = speaker
+        self.vocab = vocab
+        self._stop_phrases: frozenset[Phrase] = frozenset(
+            vocab.normalize(word) for word in settings.audio.stop_words
+        ) - {()}
+        self._lock = threading.Lock()
+        self._context: frozenset[Phrase] = frozenset()
+        self._applied: frozenset[Phrase] | None = None
+        self._closed = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def describe(self, language: str) -> str:
+        """ "Spracherkennung PocketSphinx … am Mikrofon …" for the start-up sentence."""
+        about = getattr(self.recognizer, "describe", None)
+        recognizer = about() if callable(about) else type(self.recognizer).__name__
+        return message(
+            language, "app.input.voice", recognizer=recognizer, device=self.listener.device.name
+        )
+
+    def set_context(self, phrases: Iterable[Phrase]) -> None:
+        """What may be said now (called on the loop after every change of the game)."""
+        with self._lock:
+            self._context = frozenset(phrases)
+
+    def start(self, deliver: Callable[[Heard], None], on_end: Callable[[], None]) -> None:
+        self.listener.start()
+        self._thread = threading.Thread(
+            target=self._run, args=(deliver,), name="speech-input", daemon=True
+        )
+        self._thread.start()
+
+    def _run(self, deliver: Callable[[Heard], None]) -> None:
+        utterances = self.listener.utterances()
+        interruptions = self.listener.interruptions()
+        while not self._closed.is_set():
+            try:
+                heard = interruptions.get_nowait()
+                self._maybe_stop(heard)
+                continue
+            except queue.Empty:
+                pass
+            try:
+                utterance = utterances.get(timeout=_POLL_S)
+            except queue.Empty:
+                continue
+            with self._lock:
+                context = self._context
+            deliver(self._recognise(utterance, context))
+
+    def _recognise(self, utterance: Utterance, context: frozenset[Phrase]) -> Heard:
+        if context != self._applied:
+            self.recognizer.set_context(context)
+            self._applied = context
+        transcript = self.recognizer.recognize(utterance.audio, RATE)
+        return tuple((str(text), float(conf)) for text, conf in transcript.nbest)
+
+    def _maybe_stop(self, utterance: Utterance) -> None:
+        """Speech over our own voice: only "Stopp"/"Ruhe" count, and they silence us."""
+        if self.speaker is None or not self._stop_phrases:
+            return
+        heard = self._recognise(utterance, self._stop_phrases)
+        if heard and self.vocab.normalize(heard[0][0]) in self._stop_phrases:
+            self.speaker.stop()
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self.listener.stop()
