@@ -16,6 +16,11 @@ from types import ModuleType
 from voice import __version__
 from voice.config import ConfigError, load_settings
 
+CONFIG_WAY_OUT = (
+    "To fix: correct or remove the named key (config/default.toml lists every key with its "
+    "allowed values), or start with --config pointing at another file."
+)
+
 
 def _command_modules() -> list[ModuleType]:
     modules = []
@@ -53,18 +58,23 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if not hasattr(args, "_run"):
-        parser.print_help()
-        return 0
     try:
         settings = load_settings(args.config)
     except ConfigError as error:
         print(f"voice-chess: configuration error\n{error}", file=sys.stderr)
+        print(CONFIG_WAY_OUT, file=sys.stderr)
         return 2
+    if not hasattr(args, "_run"):
+        # No command: a game if there is a microphone, else the demo (it runs anywhere).
+        from voice.cli._game import default_command
+
+        command = default_command(settings)
+        args = parser.parse_args([*(sys.argv[1:] if argv is None else argv), command])
     try:
         code: int = args._run(args, settings)
     except ConfigError as error:
         print(f"voice-chess: configuration error\n{error}", file=sys.stderr)
+        print(CONFIG_WAY_OUT, file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

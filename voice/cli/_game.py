@@ -93,3 +93,18 @@ def plan_from(args: argparse.Namespace, mode: Mode, **extra: Any) -> Plan:
 
 def run_game(plan: Plan, settings: Settings) -> int:
     return App(plan, settings).run()
+
+
+def default_command(settings: Settings) -> str:
+    """``voice-chess`` alone: ``play`` when a microphone exists, else ``demo``; says which."""
+    from voice.audio import AudioDeviceError, resolve_device
+    from voice.messages import message
+
+    language = settings.language.blind
+    try:
+        resolve_device(settings.audio.input_device, "input")
+    except AudioDeviceError:
+        print(message(language, "app.default.demo"), flush=True)
+        return "demo"
+    print(message(language, "app.default.play"), flush=True)
+    return "play"
