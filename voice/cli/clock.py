@@ -9,6 +9,7 @@ Announcements are printed one per line and spoken when a loudspeaker is availabl
 from __future__ import annotations
 
 import argparse
+import queue
 import sys
 import time
 from collections.abc import Callable
@@ -16,12 +17,15 @@ from typing import Any
 
 from voice.clock_mode import ACTIONS, ClockSession
 from voice.config import ClockKeys, Settings
-from voice.events import ClockState, InputEvent, KeyPress, OutputEvent, Say, Setup, Tick
+from voice.events import Ask, ClockState, InputEvent, KeyPress, OutputEvent, Say, Setup, Tick
 from voice.keyboard import KeyReader
+from voice.messages import message
 from voice.timecontrol import TimeControlError
 
 NAME = "clock"
 HELP = "talking chess clock: time and move count on request, flag fall at once (FIDE D.2.6.1)"
+
+_SPEECH_POLL_S = 0.1  # how often spoken requests are looked for while waiting for a key
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,6 +47,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         dest="speech",
         action="store_false",
         help="print the announcements only (for a screen reader or a braille display)",
+    )
+    parser.add_argument(
+        "--no-listen",
+        dest="listen",
+        action="store_false",
+        help="keys only: do not listen for spoken requests ('Zeit', 'Uhr', 'Züge', 'Pause', "
+        "'Stopp'), which are heard by default when a microphone exists",
     )
 
 
@@ -82,6 +93,15 @@ class _Announcer:
         if texts:
             self._speaker.say(" ".join(texts), interrupt=True)
 
+    @property
+    def speaker(self) -> Any:
+        return self._speaker
+
+    def stop(self) -> None:
+        """ "Stopp": silence the announcement now playing."""
+        if self._speaker is not None:
+            self._speaker.stop()
+
     def close(self, *, finish_speaking: bool) -> None:
         if self._speaker is not None:
             if finish_speaking:
@@ -95,20 +115,71 @@ def key_actions(keys: ClockKeys) -> dict[str, str]:
 
 
 def _loop(
-    session: ClockSession, reader: KeyReader, announcer: _Announcer, now: Callable[[], int]
+    session: ClockSession,
+    reader: KeyReader,
+    announcer: _Announcer,
+    now: Callable[[], int],
+    spoken: SpokenRequests | None = None,
 ) -> None:
     actions = key_actions(session.keys)
     announcer.emit(session.welcome(now()))
     while not session.finished:
         wake = session.next_wakeup_ms()
         timeout = None if wake is None else max(0, wake - now()) / 1000
+        if spoken is not None:
+            timeout = _SPEECH_POLL_S if timeout is None else min(timeout, _SPEECH_POLL_S)
+            for request in spoken.pending():
+                if request == "stop":
+                    announcer.stop()
+                else:
+                    announcer.emit(session.handle(Ask(now(), request)))
         key = reader.read_key(timeout)
-        event: InputEvent
-        if key is None:
-            event = Tick(now())  # if select woke a little early, nothing is due yet
-        else:
-            event = KeyPress(now(), actions.get(key, "none"))
+        # No key: time passed (if select woke a little early, nothing is due yet).
+        event: InputEvent = (
+            Tick(now()) if key is None else KeyPress(now(), actions.get(key, "none"))
+        )
         announcer.emit(session.handle(event))
+
+
+class SpokenRequests:
+    """ "Zeit", "Uhr", "Züge", "Pause", "Stopp" heard on the microphone, as clock requests.
+
+    The recogniser listens for these words only; what it hears waits in a queue that the
+    clock's loop empties between keys (the clock itself stays single-threaded).
+    """
+
+    WORDS = ("time", "moves", "pause", "stop")
+
+    def __init__(self, settings: Settings, speaker: Any) -> None:
+        from voice.speech_input import SpeechInput
+        from voice.vocabulary import Vocabulary
+
+        self.vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+        self.input = SpeechInput(settings, self.vocab, speaker)
+        self.input.set_context(
+            phrase for name in self.WORDS for phrase in self.vocab.commands.get(name, ())
+        )
+        self._heard: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self.input.start(self._deliver, lambda: None)
+
+    def describe(self, language: str) -> str:
+        return self.input.describe(language)
+
+    def _deliver(self, heard: tuple[tuple[str, float], ...]) -> None:
+        if not heard:
+            return
+        name = self.vocab.command_for(self.vocab.normalize(heard[0][0]))
+        if name in self.WORDS:
+            self._heard.put(name)
+
+    def pending(self) -> list[str]:
+        requests = []
+        while not self._heard.empty():
+            requests.append(self._heard.get_nowait())
+        return requests
+
+    def close(self) -> None:
+        self.input.close()
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -136,13 +207,39 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return int((time.monotonic() - origin) * 1000)
 
     announcer = _Announcer(settings, args.speech)
+    spoken = _listen(settings, announcer, setup.language or settings.language.blind, args.listen)
     finished = False
     try:
         with KeyReader(sys.stdin.fileno()) as reader:
-            _loop(session, reader, announcer, now)
+            _loop(session, reader, announcer, now, spoken)
         finished = True
     except EOFError:
         pass
     finally:
+        if spoken is not None:
+            spoken.close()
         announcer.close(finish_speaking=finished)
     return 0
+
+
+def _listen(
+    settings: Settings, announcer: _Announcer, language: str, wanted: bool
+) -> SpokenRequests | None:
+    """Spoken requests when a microphone and the recogniser work; otherwise say why not."""
+    if not wanted:
+        return None
+    try:
+        spoken = SpokenRequests(settings, announcer.speaker)
+    except Exception as error:  # no microphone, no recogniser: the keys still work
+        from voice.audio import NoInputDeviceError
+
+        key = "clock.listen_no_microphone" if isinstance(error, NoInputDeviceError) else None
+        text = (
+            message(language, key)
+            if key
+            else message(language, "clock.listen_failed", error=str(error).rstrip("."))
+        )
+        print(text, flush=True)
+        return None
+    print(message(language, "clock.listening", input=spoken.describe(language)), flush=True)
+    return spoken

@@ -1,0 +1,312 @@
+"""``voice-chess demo``: a short game through the real pipeline, on any machine.
+
+No microphone and no model download: the blind player's words are rendered by the text-to-speech
+engine, heard back from that audio by the embedded recogniser (told, as in a real game, only what
+may be said in the position), matched and made by the session, with the clocks running in real
+time through the game host; the opponent's moves are scripted and announced in Appendix D
+words. The transcript shows for every utterance what was said, what was heard (the n-best list),
+what was made and both clocks; the PGN follows. Where a loudspeaker exists the player's voice and
+the announcements are also played; otherwise the audio is only rendered.
+
+A move the recogniser does not get is said again, as a player would (up to three times, the
+later ones slower); the demo fails, saying so, if a move is never recognised: nothing is typed
+in for the player.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import chess
+
+from voice.config import Settings, override
+from voice.events import BlindSpeech, ClockState, MoveMade, OutputEvent, Say, Setup, SightedMove
+from voice.host import GameHost
+from voice.messages import message
+from voice.phrases import render_move, speakable
+from voice.session import GameSession
+from voice.spoken_time import duration_words
+
+NAME = "demo"
+HELP = (
+    "a short game through the real pipeline (speech rendered, recognised from audio, "
+    "confirmed, clocks running), with a transcript and the PGN; needs no microphone"
+)
+
+# The demo game: the blind player (White) mates in four; every kind of phrase the program must
+# understand appears once: pawn move, piece moves, a Cesar square, a capture with mate.
+GAME: tuple[str, ...] = ("e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7")
+RATES = (0, -25, -45)  # words per minute added to the voice's rate on each repetition
+OPPONENT_THINKS_S = 0.8
+SAMPLE_RATE = 16000
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--control", default="300+3", metavar="TC", help="the demo's time control (default 300+3)"
+    )
+    parser.add_argument(
+        "--no-audio",
+        dest="audio",
+        action="store_false",
+        help="never play sound, even where a loudspeaker exists",
+    )
+    parser.add_argument(
+        "--recognizer",
+        choices=("sphinx", "vosk"),
+        default="sphinx",
+        help="the recogniser to hear the speech with (default: the embedded PocketSphinx)",
+    )
+
+
+@dataclass
+class Line:
+    """One step of the transcript."""
+
+    said: str
+    heard: tuple[tuple[str, float], ...]
+    decode_ms: float
+    answer: str
+    made: str
+    clocks: str
+
+
+class Demo:
+    """Runs the scripted game on a game host and prints the transcript as it goes."""
+
+    def __init__(self, settings: Settings, args: argparse.Namespace) -> None:
+        self.settings = override(
+            settings, speech={"recognizer": args.recognizer}, session={"always_confirm": False}
+        )
+        blind = settings.language.blind
+        self.language = blind if blind in ("de", "en") else "de"
+        self.out = sys.stdout
+        self.setup = Setup(
+            mode="game",
+            blind="white",
+            time_control=args.control,
+            language=self.language,
+            extra={"event": "voice-chess demo", "white": "Demo (blind)", "black": "Demo"},
+        )
+        self.session = GameSession(self.setup, self.settings)
+        self.host = GameHost(self.session)
+        self.outputs: list[OutputEvent] = []
+        self.host.subscribe(self.outputs.extend)
+        self.speaker: Any = None
+        self.audio = args.audio
+        self.recognised = 0
+        self.blind_moves = 0
+
+    def text(self, key: str, **params: Any) -> str:
+        return message(self.language, f"demo.{key}", **params)
+
+    def print(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    # -- parts ----------------------------------------------------------------------------
+
+    def open(self) -> None:
+        from voice.recognizers import make_recognizer
+
+        self.recognizer = make_recognizer(self.settings, self.session.vocab)
+        if self.audio:
+            try:
+                from voice.speak import Speaker
+
+                self.speaker = Speaker(self.settings)
+            except Exception:  # no loudspeaker: render only
+                self.speaker = None
+        device = self.speaker.device.name if self.speaker is not None else None
+        about = getattr(self.recognizer, "describe", None)
+        self.print(
+            self.text(
+                "start",
+                recognizer=about() if callable(about) else type(self.recognizer).__name__,
+                audio=self.text("audio.device", device=device)
+                if device
+                else self.text("audio.none"),
+            )
+        )
+
+    def close(self) -> None:
+        self.host.close()
+        if self.speaker is not None:
+            self.speaker.wait_idle(timeout=20)
+            self.speaker.close()
+
+    # -- the blind player's voice ---------------------------------------------------------
+
+    def voice(self, words: str, attempt: int) -> Any:
+        """The words as the text-to-speech engine says them, at 16 kHz for the recogniser."""
+        from voice.audio import resample
+        from voice.speak import render
+
+        rate = max(80, self.settings.speech.rate + RATES[attempt])
+        voiced = override(self.settings, speech={"rate": rate})
+        samples, sample_rate = render(speakable(words, self.language), voiced)
+        if self.speaker is not None:
+            self.speaker.wait_idle(timeout=20)
+            self._play(samples, sample_rate)
+        return resample(samples, sample_rate, SAMPLE_RATE)
+
+    def _play(self, samples: Any, rate: int) -> None:
+        """The player's own voice on the loudspeaker (a demo has no microphone to hear it)."""
+        import sounddevice as sd
+
+        from voice.audio import open_output, resample
+
+        device = self.speaker.device
+        stream_rate = self.speaker.rate
+        with open_output(device, samplerate=stream_rate, dtype="int16") as stream:
+            stream.write(resample(samples, rate, stream_rate).reshape(-1, 1))
+        del sd
+
+    async def say(self, words: str) -> Line:
+        """Say ``words``, recognise them from the audio, hand them to the game."""
+        for attempt in range(len(RATES)):
+            audio = await asyncio.to_thread(self.voice, words, attempt)
+            self.recognizer.set_context(self.session.phrases_now())
+            transcript = await asyncio.to_thread(self.recognizer.recognize, audio, SAMPLE_RATE)
+            heard = tuple((str(t), float(c)) for t, c in transcript.nbest)
+            if not transcript.complete:
+                heard = ()
+            start = len(self.outputs)
+            await self.host.submit(partial(BlindSpeech, nbest=heard))
+            batch = self.outputs[start:]
+            line = self._line(words, heard, transcript.decode_ms, batch)
+            self._print_line(line, attempt)
+            if not _refused(batch):
+                return line
+        raise RuntimeError(self.text("never_recognised", words=words))
+
+    def _line(
+        self,
+        said: str,
+        heard: tuple[tuple[str, float], ...],
+        decode_ms: float,
+        batch: Sequence[OutputEvent],
+    ) -> Line:
+        answer = " ".join(o.text for o in batch if isinstance(o, Say) and o.to in ("blind", "all"))
+        made = " ".join(f"{o.san}" for o in batch if isinstance(o, MoveMade))
+        return Line(said, heard, decode_ms, answer, made, self._clocks(batch))
+
+    def _clocks(self, batch: Sequence[OutputEvent]) -> str:
+        states = [o for o in batch if isinstance(o, ClockState)]
+        if not states:
+            return ""
+        last = states[-1]
+        return self.text(
+            "clocks",
+            white=_clock(last.white_ms),
+            black=_clock(last.black_ms),
+            running=message(self.language, f"game.side.{last.running}") if last.running else "-",
+        )
+
+    def _print_line(self, line: Line, attempt: int) -> None:
+        heard = ", ".join(f"„{text}“ {conf:.2f}" for text, conf in line.heard[:3]) or "—"
+        prefix = self.text("again") if attempt else ""
+        self.print(self.text("said", prefix=prefix, words=line.said))
+        self.print(self.text("heard", heard=heard, ms=round(line.decode_ms)))
+        self.print(self.text("answer", answer=line.answer or "—"))
+        if line.made:
+            self.print(self.text("made", san=line.made, clocks=line.clocks))
+        if self.speaker is not None and line.answer:
+            self.speaker.say(speakable(line.answer, self.language), append=True)
+
+    # -- the game -------------------------------------------------------------------------
+
+    async def run(self) -> int:
+        self.host.start()
+        board = chess.Board()
+        for number, uci in enumerate(GAME):
+            move = chess.Move.from_uci(uci)
+            words = render_move(board, move, self.session.vocab)
+            if board.turn == chess.WHITE:
+                self.blind_moves += 1
+                self.print(self.text("blind_turn", number=board.fullmove_number))
+                line = await self.say(words)
+                if not line.made:
+                    line = await self._answer_question(line)
+                if line.made != board.san(move):
+                    raise RuntimeError(self.text("wrong_move", words=words, made=line.made))
+                self.recognised += 1
+            else:
+                await asyncio.sleep(OPPONENT_THINKS_S)
+                start = len(self.outputs)
+                await self.host.submit(partial(SightedMove, move=uci))
+                batch = self.outputs[start:]
+                self.print(self.text("opponent", number=board.fullmove_number, san=board.san(move)))
+                announced = " ".join(o.text for o in batch if isinstance(o, Say))
+                self.print(self.text("announced", answer=announced, clocks=self._clocks(batch)))
+                if self.speaker is not None:
+                    self.speaker.say(speakable(announced, self.language), append=True)
+            board.push(move)
+            del number
+        return 0
+
+    async def _answer_question(self, line: Line) -> Line:
+        """The session asked back ("Eva vier?"): the player answers "ja", by voice too."""
+        yes = self.session.vocab.commands["yes"][0][0]
+        answer = await self.say(yes)
+        return Line(
+            line.said, line.heard, line.decode_ms, answer.answer, answer.made, answer.clocks
+        )
+
+    def summary(self) -> None:
+        self.print("")
+        self.print(
+            self.text(
+                "summary",
+                recognised=self.recognised,
+                moves=self.blind_moves,
+                time=duration_words(self.host.now_ms(), self.language),
+            )
+        )
+        self.print("")
+        self.print(self.session.pgn())
+
+
+def _refused(batch: Sequence[OutputEvent]) -> bool:
+    """Nothing made and no question asked: the words were not understood or refused."""
+    from voice.events import Refused
+
+    if any(isinstance(o, MoveMade) for o in batch):
+        return False
+    return any(isinstance(o, Refused) for o in batch) or not any(
+        isinstance(o, Say) and o.text.endswith("?") for o in batch
+    )
+
+
+def _clock(ms: int) -> str:
+    seconds = max(0, ms) // 1000
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    demo = Demo(settings, args)
+    try:
+        demo.open()
+    except Exception as error:
+        print(demo.text("fail.recognizer", error=str(error)), file=sys.stderr)
+        return 1
+
+    async def main() -> int:
+        try:
+            return await demo.run()
+        finally:
+            demo.summary()
+
+    try:
+        return asyncio.run(main())
+    except RuntimeError as error:
+        print(str(error), file=sys.stderr)
+        return 1
+    finally:
+        demo.close()
