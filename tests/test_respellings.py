@@ -1,6 +1,6 @@
 """speech_models/respellings.toml: every Appendix D move word, respelt per espeak-ng voice, is
 said as speech by that voice — never letter by letter, never by switching to another voice — and
-sounds like the German word where it matters.
+sounds like the German word where it matters; the Arabic and Hebrew time words are vocalised.
 
 Checked with ``espeak-ng -x`` (the phonemes it would say) and ``-X`` (how it got them).
 """
@@ -18,6 +18,7 @@ import pytest
 
 from voice.phrases import speakable
 from voice.resources import speech_models_dir
+from voice.spoken_time import count_words, duration_words
 from voice.vocabulary import EN_PASSANT, Vocabulary
 
 PATH = speech_models_dir() / "respellings.toml"
@@ -40,6 +41,11 @@ ENTRIES = [(voice, word, text) for voice in VOICES for word, text in TABLES[voic
 def _move_words() -> set[str]:
     words = set(Vocabulary.default().move_words()) - set(EN_PASSANT)
     return words | {" ".join(EN_PASSANT)}
+
+
+VARIANTS = {"cessar", "caesar", "eve", "hektor", "fuenf"}
+"""Spellings from rules.md section 1 that may be configured as file or rank words."""
+MOVE_ENTRIES = [e for e in ENTRIES if e[1] in _move_words() | VARIANTS]
 
 
 @functools.cache
@@ -154,7 +160,7 @@ def test_onset_classes() -> None:
 
 
 @needs_espeak
-@pytest.mark.parametrize(("voice", "word", "text"), [e for e in ENTRIES if e[0] != "de"])
+@pytest.mark.parametrize(("voice", "word", "text"), [e for e in MOVE_ENTRIES if e[0] != "de"])
 def test_each_entry_starts_like_the_german_word(voice: str, word: str, text: str) -> None:
     """The first sound decides much of what a listener hears: Cesar must not start like "Kesar"
     in any voice. The German reference is the German voice's own respelling where it has one."""
@@ -177,7 +183,7 @@ def _bare(phonemes: str) -> str:
 
 
 @needs_espeak
-@pytest.mark.parametrize(("voice", "word", "text"), ENTRIES)
+@pytest.mark.parametrize(("voice", "word", "text"), MOVE_ENTRIES)
 def test_each_entry_keeps_its_sound_inside_a_sentence(voice: str, word: str, text: str) -> None:
     """Said inside a sentence of the voice's language, the word keeps the phonemes it has alone
     (stress may move, the sounds may not)."""
@@ -191,3 +197,71 @@ def test_german_entries_match_what_speakable_says() -> None:
     there changes nothing for German."""
     for word, text in TABLES["de"].items():
         assert speakable(word, "de") == text, word
+
+
+# -- the time words ------------------------------------------------------------------------
+
+_MARKS = "\u0591-\u05c7\u0610-\u061a\u064b-\u065f"
+"""Hebrew points and Arabic vowel marks: combining marks, which Python's \\w leaves out."""
+
+
+@functools.cache
+def _pattern(voice: str) -> re.Pattern[str]:
+    keys = sorted(TABLES[voice], key=len, reverse=True)
+    return re.compile(
+        rf"(?<![\w{_MARKS}])(" + "|".join(map(re.escape, keys)) + rf")(?![\w{_MARKS}])",
+        re.IGNORECASE,
+    )
+
+
+def _respell(text: str, voice: str) -> str:
+    """Whole-word replacement, longest key first, where a word ends at neither a letter nor a
+    combining mark (so "ثوانٍ" matches with its tanween). How speakable() should match."""
+    return _pattern(voice).sub(lambda m: TABLES[voice][m.group(1).lower()], text)
+
+
+def _spoken_times(language: str) -> list[str]:
+    """Every clock reading up to three hours and every count of up to 300 moves."""
+    texts = [duration_words(t * 100, language) for t in range(100)]
+    texts += [duration_words(s * 1000, language) for s in range(3 * 60 * 60 + 1)]
+    return texts + [count_words(n, "move", language) for n in range(301)]
+
+
+_VOCALISED = {"ar": re.compile("[\u064b-\u0652]"), "he": re.compile("[\u05b0-\u05bc]")}
+
+
+@pytest.mark.parametrize("voice", ["ar", "he"])
+def test_every_spoken_time_word_is_vocalised(voice: str) -> None:
+    """Unvocalised, espeak-ng guesses Arabic short vowels wrong and reads Hebrew as consonants
+    only; after respelling, every word of every time and move count carries vowel marks."""
+    for text in _spoken_times(voice):
+        said = _respell(text, voice)
+        bare = [word for word in said.split() if not _VOCALISED[voice].search(word)]
+        assert not bare, (text, said, bare)
+
+
+def test_persian_nine_is_not_no() -> None:
+    """ "نه" is "noh" (nine) in a count, "na" (no) elsewhere; espeak-ng only knows "na"."""
+    for text in _spoken_times("fa"):
+        said = _respell(text, "fa")
+        assert "نه" not in said.split(), (text, said)
+    assert _respell("پنجاه و نه ثانیه", "fa") == "پنجاه و نُه ثانیه"
+    assert _respell("نه، ممنون", "fa") == "نه، ممنون"
+
+
+def test_hebrew_teens_are_read_as_teens() -> None:
+    """עשר/עשרה alone are ten (eser, asara); in a teen the phrase entry wins (longest first)."""
+    assert _respell("אחת עשרה דקות", "he") == TABLES["he"]["אחת עשרה"] + " דַקוֹת"
+    assert _respell("עשר דקות", "he").startswith(TABLES["he"]["עשר"] + " ")
+    assert _respell("עשרה מסעים", "he").startswith(TABLES["he"]["עשרה"] + " ")
+
+
+@needs_espeak
+@pytest.mark.parametrize("voice", ["ar", "fa", "he"])
+def test_respelt_times_are_spoken_as_words(voice: str) -> None:
+    """Whole respelt readings (a sample across the range) go through espeak-ng as speech."""
+    for text in _spoken_times(voice)[::499]:
+        said = _respell(text, voice)
+        phonemes = _espeak(voice, said, "-x")
+        assert phonemes.strip() and "(" not in phonemes and "_:" not in phonemes, (said, phonemes)
+        assert not _LETTER_NAME.search(_espeak(voice, said, "-X")), said
