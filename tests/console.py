@@ -25,7 +25,19 @@ DEADLINE_S = 60.0
 class Console:
     """One running ``python -m voice ARGS`` with line-wise input and output."""
 
-    def __init__(self, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None):
+    def __init__(
+        self,
+        *args: str,
+        env: dict[str, str] | None = None,
+        cwd: Path | None = None,
+        no_audio: bool = False,
+    ):
+        """``no_audio``: the child sees no sound server, as on a machine without audio devices."""
+        environment = {**os.environ, **(env or {})}
+        if no_audio:
+            for name in ("PULSE_SERVER", "PULSE_SINK", "PULSE_SOURCE"):
+                environment.pop(name, None)
+            environment["PULSE_SERVER"] = "unix:/nonexistent/voice-chess-test"
         self.lines: list[str] = []
         self._unread: queue.Queue[str | None] = queue.Queue()
         self.process = subprocess.Popen(
@@ -35,7 +47,7 @@ class Console:
             stderr=subprocess.STDOUT,
             text=True,
             encoding="utf-8",
-            env={**os.environ, **(env or {})},
+            env=environment,
             cwd=cwd,
         )
         self._reader = threading.Thread(target=self._read, daemon=True)

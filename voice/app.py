@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import errno
 import io
+import socket
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -210,6 +211,7 @@ class App:
         self._inbox = _Inbox(asyncio.get_running_loop())
         try:
             self._open_output()
+            self._check_port()
             await self._open_input()
             self._listen()
             resumed = self.plan.resume is not None
@@ -516,6 +518,23 @@ class App:
             self.source.set_context(self.session.phrases_now())
         if self.opponent is not None:
             self.opponent.start()
+
+    def _check_port(self) -> None:
+        """A busy web port is found before any question is asked, not after."""
+        if self.plan.opponent != "board" or not self.plan.web:
+            return
+        port = self.settings.web.port if self.plan.port is None else self.plan.port
+        if port == 0:
+            return
+        probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((self.settings.web.host, port))
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise Startup(self.text("fail.port_busy", port=port)) from None
+        finally:
+            probe.close()
 
     async def _start_web(self) -> None:
         assert self.host is not None and self.journal is not None

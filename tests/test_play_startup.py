@@ -1,0 +1,127 @@
+"""Starting ``play``/``assist``: what the program says it uses, and every failure with a way out.
+
+Each case runs the real command as a child process, the way a player starts it.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from console import Console
+
+from voice.cli import build_parser
+
+
+def test_without_a_microphone_play_takes_typed_moves_and_says_so(tmp_path: Path) -> None:
+    con = Console(
+        "play", "--no-speech", "--no-web", "--journal", str(tmp_path / "g.jsonl"), no_audio=True
+    )
+    try:
+        con.expect(
+            "Kein Mikrofon gefunden: ich nehme getippte Züge an. "
+            "Mit --text startet dieses Verhalten direkt."
+        )
+        con.expect("voice-chess, Heimpartie: getippte Züge und Befehle; Ausgabe nur als Text.")
+        con.expect("Die Partie beginnt. Sie spielen Weiß.")
+        con.type("Springer Felix drei")
+        assert con.next_line() == "Springer Felix drei"
+        con.type("Hilfe")
+        con.expect("Ihr Gegner ist am Zug. Sie können sagen:")
+        con.end_input()
+        assert con.wait() == 0
+    finally:
+        con.close()
+
+
+def test_without_a_loudspeaker_everything_is_printed_and_said_why(tmp_path: Path) -> None:
+    con = Console(
+        "play", "--text", "--no-web", "--journal", str(tmp_path / "g.jsonl"), no_audio=True
+    )
+    try:
+        line = con.expect("Kein Lautsprecher nutzbar")
+        assert "--no-speech" in line and "voice-chess devices" in line
+        con.expect("voice-chess, Heimpartie: getippte Züge und Befehle; Ausgabe nur als Text.")
+        con.end_input()
+        assert con.wait() == 0
+    finally:
+        con.close()
+
+
+def test_a_busy_port_is_one_sentence_with_a_way_out_before_any_question(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        con = Console(
+            "assist",
+            "--text",
+            "--no-speech",
+            "--port",
+            str(port),
+            "--journal",
+            str(tmp_path / "g.jsonl"),
+        )
+        try:
+            con.expect(
+                f"Port {port} ist schon belegt, vielleicht läuft voice-chess bereits. "
+                "Abhilfe: --port 0 nimmt einen freien Port."
+            )
+            assert con.wait() == 2
+        finally:
+            con.close()
+    assert "Schiedsrichter" not in con.output()  # nothing was asked
+    assert not (tmp_path / "g.jsonl").exists()
+
+
+def test_an_unreadable_time_control_and_a_missing_journal(tmp_path: Path) -> None:
+    con = Console("play", "--text", "--no-speech", "--no-web", "--control", "5 Minuten")
+    try:
+        line = con.expect("Die Bedenkzeit ist nicht lesbar")
+        assert "--control 900+10" in line
+        assert con.wait() == 2
+    finally:
+        con.close()
+    missing = tmp_path / "nowhere.jsonl"
+    con = Console("play", "--text", "--no-speech", "--no-web", "--resume", str(missing))
+    try:
+        con.expect(f"Das Journal {missing} gibt es nicht. Abhilfe:")
+        assert con.wait() == 2
+    finally:
+        con.close()
+
+
+def test_a_bad_setting_names_the_key_and_a_way_out(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[engine]\nlevel = 12\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "voice", "--config", str(config), "play", "--text"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "key 'engine.level'" in result.stderr and "To fix:" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [
+        ("play", ["--opponent", "--level", "--text", "--no-speech", "--resume", "--lan", "--port"]),
+        ("assist", ["--deaf-opponent", "--text", "--resume", "--control", "--blind", "--port"]),
+        ("clock", ["--control", "--no-speech", "--no-listen", "--profile"]),
+        ("demo", ["--control", "--no-audio", "--recognizer"]),
+    ],
+)
+def test_help_describes_every_option(command: str, options: list[str]) -> None:
+    parser = build_parser()
+    sub = parser._subparsers._group_actions[0].choices[command]  # type: ignore[union-attr]
+    text = sub.format_help()
+    for option in options:
+        assert option in text
+    for action in sub._actions:
+        assert action.help, f"{command} {action.option_strings} has no help"
