@@ -1,42 +1,15 @@
-"""Headless Chromium for the web tests, from Debian's packages (never a downloaded browser).
-
-Without the networking flags Chromium keeps trying to reach the internet, which this machine
-cannot; a fresh profile directory keeps runs independent.
-"""
+"""Finding things on the pages in headless Chromium (started by :mod:`voice.bench.chromium`)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-extensions",
-    "--window-size=1280,900",
-)
+from voice.bench.chromium import start_chromium
 
-
-def start_chromium(profile: Path) -> webdriver.Chrome:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={profile}")
-    return webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+__all__ = ["square", "start_chromium", "wait_connected", "wait_for_ply"]
 
 
 def square(driver: webdriver.Chrome, name: str) -> WebElement:

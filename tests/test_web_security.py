@@ -108,13 +108,13 @@ def test_a_websocket_opened_from_another_site_is_refused(game: LiveGame) -> None
         game,
         "play",
         game.secrets.opponent,
-        origin="http://evil.example",  # type: ignore[arg-type]
+        origin="http://evil.example",
     )
     with page_socket(
         game,
         "play",
         game.secrets.opponent,
-        origin=game.base,  # type: ignore[arg-type]
+        origin=game.base,
     ) as ws:
         assert receive(ws)["type"] == "state"
 
@@ -159,7 +159,7 @@ def test_spectators_need_a_secret_unless_the_settings_open_the_view(
 
 def test_malformed_messages_get_an_error_and_change_nothing(game: LiveGame) -> None:
     before = snapshot(game)
-    bad = [
+    bad: list[str | bytes] = [
         "not json",
         "[1, 2]",
         "null",

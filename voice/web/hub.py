@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 QUEUE_LIMIT = 256
 """Messages waiting for one page; beyond this the page is too slow or gone and is dropped."""
 
+SENDER_GRACE = 2.0
+"""Seconds a departing page's queue may take to drain before its sender is cancelled."""
+
 ViewBuilder = Callable[[Role], dict[str, object]]
 
 
@@ -45,7 +48,7 @@ class Client:
     role: Role
     limiter: RateLimiter = field(default_factory=RateLimiter)
     refusals_in_a_row: int = 0
-    queue: asyncio.Queue[str | None] = field(
+    queue: asyncio.Queue[str | int | None] = field(  # text, a close code, or "stop"
         default_factory=lambda: asyncio.Queue(maxsize=QUEUE_LIMIT)
     )
     sender: asyncio.Task[None] | None = None
@@ -69,22 +72,34 @@ class Client:
         self.put(ErrorOut(code=code, message=text))
 
     def close(self, code: int) -> None:
+        """Close after what is already queued (the page learns why it was cut off)."""
         if self.closing:
             return
         self.closing = True
-        with contextlib.suppress(asyncio.QueueFull):
-            self.queue.put_nowait(None)
-        asyncio.get_running_loop().create_task(self._close(code))
+        try:
+            self.queue.put_nowait(code)
+        except asyncio.QueueFull:  # it is not reading anyway: close at once
+            asyncio.get_running_loop().create_task(self._close(code))
+
+    def finish(self) -> None:
+        """The page has gone: let the sender stop after what is queued."""
+        if not self.closing:
+            self.closing = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
 
     async def _close(self, code: int) -> None:
         with contextlib.suppress(Exception):
             await self.websocket.close(code=code)
 
     async def pump(self) -> None:
-        """Send queued messages in order until told to stop or the page is gone."""
+        """Send queued messages in order until told to stop or close, or the page is gone."""
         try:
-            while (text := await self.queue.get()) is not None:
-                await self.websocket.send_text(text)
+            while (item := await self.queue.get()) is not None:
+                if isinstance(item, int):
+                    await self._close(item)
+                    return
+                await self.websocket.send_text(item)
         except Exception:  # the page went away: nothing to do, the game goes on
             log.debug("page %s stopped receiving", self.role)
 
@@ -114,15 +129,14 @@ class Hub:
         return client
 
     async def leave(self, client: Client) -> None:
+        """Forget a page; its sender gets a moment to deliver a closing reason, no more."""
         self.clients.discard(client)
-        if not client.closing:
-            client.closing = True
-            with contextlib.suppress(asyncio.QueueFull):
-                client.queue.put_nowait(None)
+        client.finish()
         if client.sender is not None:
-            client.sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await client.sender
+            try:
+                await asyncio.wait_for(client.sender, SENDER_GRACE)
+            except (TimeoutError, asyncio.CancelledError, Exception):
+                client.sender.cancel()
 
     def send_state(self, client: Client) -> None:
         client.put(StateOut(view=self._view(client.role)))
