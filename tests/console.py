@@ -7,14 +7,18 @@ nothing asserts how long anything took.
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 import chess
+from websockets.sync.client import ClientConnection, connect
 
 from voice.journal import read_journal
 from voice.session import GameSession
@@ -118,3 +122,17 @@ def journal_board(path: Path, settings: object) -> chess.Board:
     contents = read_journal(path)
     session = GameSession.replay(contents.setup, contents.events, settings)  # type: ignore[arg-type]
     return session.board
+
+
+def socket_for(url: str) -> ClientConnection:
+    """The WebSocket of the page at ``url`` (the address the program printed)."""
+    parts = urlsplit(url)
+    return connect(f"ws://{parts.netloc}/ws{parts.path}?{parts.query}", open_timeout=10)
+
+
+def state_where(ws: ClientConnection, check: Any) -> dict[str, Any]:
+    """The first state message whose view passes ``check``."""
+    while True:
+        message = json.loads(ws.recv(timeout=30))
+        if message["type"] == "state" and check(message["view"]):
+            return dict(message["view"])

@@ -12,28 +12,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit
 
-from console import Console
-from websockets.sync.client import ClientConnection, connect
+from console import Console, socket_for, state_where
 
 from voice.events import ArbiterAction, BlindSpeech
 from voice.journal import read_journal
-
-
-def socket_for(url: str) -> ClientConnection:
-    """The WebSocket of the page at ``url`` (the address the program printed)."""
-    parts = urlsplit(url)
-    return connect(f"ws://{parts.netloc}/ws{parts.path}?{parts.query}", open_timeout=10)
-
-
-def state_where(ws: ClientConnection, check: Any) -> dict[str, Any]:
-    """The first state message whose view passes ``check``."""
-    while True:
-        message = json.loads(ws.recv(timeout=30))
-        if message["type"] == "state" and check(message["view"]):
-            return dict(message["view"])
 
 
 def test_tournament_board_with_web_opponent_and_arbiter(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import errno
 import io
+import signal
 import socket
 import sys
 import threading
@@ -208,7 +209,13 @@ class App:
             return 130
 
     async def main(self) -> int:
-        self._inbox = _Inbox(asyncio.get_running_loop())
+        loop = asyncio.get_running_loop()
+        self._inbox = _Inbox(loop)
+        for signal_number in (signal.SIGINT, signal.SIGTERM):
+            # Ctrl-C or a shutdown: end like the end of input, so the journal is closed, the
+            # PGN printed and the way to resume said.
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(signal_number, self._inbox.put, "end")
         try:
             self._open_output()
             self._check_port()
