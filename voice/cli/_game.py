@@ -9,6 +9,9 @@ from typing import Any
 from voice.app import App, Mode, Plan
 from voice.config import Settings
 
+LATEST = Path("<latest>")
+"""``--resume`` without a file: the most recent journal."""
+
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     """The options every game mode understands."""
@@ -49,8 +52,11 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--resume",
         type=Path,
+        nargs="?",
+        const=LATEST,
         metavar="JOURNAL",
-        help="continue the game in JOURNAL after a crash; the clocks go on from its last entry",
+        help="continue the game in JOURNAL after a crash (without JOURNAL: the latest game in "
+        "[session] journal_dir); the clocks go on from its last entry",
     )
     parser.add_argument(
         "--no-web",
@@ -72,7 +78,15 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def plan_from(args: argparse.Namespace, mode: Mode, **extra: Any) -> Plan:
+def plan_from(args: argparse.Namespace, mode: Mode, settings: Settings, **extra: Any) -> Plan:
+    resume = args.resume
+    if resume == LATEST:
+        from voice.journal import journal_dir, latest_journal
+
+        folder = journal_dir(settings)
+        resume = latest_journal(folder) if folder.is_dir() else None
+        if resume is None:
+            resume = folder / "game-*.jsonl"  # reported as missing, with the folder searched
     return Plan(
         mode=mode,
         text=args.text,
@@ -81,7 +95,7 @@ def plan_from(args: argparse.Namespace, mode: Mode, **extra: Any) -> Plan:
         lan=args.lan,
         port=args.port,
         qr=args.lan,
-        resume=args.resume,
+        resume=resume,
         journal=args.journal,
         blind=args.blind,
         control=args.control,

@@ -32,5 +32,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    plan = plan_from(args, "assist", deaf_opponent=args.deaf_opponent)
+    plan = plan_from(args, "assist", settings, deaf_opponent=args.deaf_opponent)
     return run_game(plan, settings)

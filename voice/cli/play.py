@@ -37,5 +37,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    plan = plan_from(args, "play", opponent=args.opponent, level=args.level)
+    plan = plan_from(args, "play", settings, opponent=args.opponent, level=args.level)
     return run_game(plan, settings)
