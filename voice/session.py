@@ -111,7 +111,7 @@ _HELP_COMMANDS = (
 )
 
 # "wo ist der Springer", "wo sind die Bauern": the piece words with the article one says.
-_ARTICLES = {
+WHERE_ARTICLES = {
     "könig": "der",
     "dame": "die",
     "turm": "der",
@@ -123,7 +123,7 @@ _ARTICLES = {
     "türme": "die",
     "bauern": "die",
 }
-_WHERE_PIECES = tuple(_ARTICLES)
+_WHERE_PIECES = tuple(WHERE_ARTICLES)
 
 # Keys the sighted side's page (or keyboard) sends; the blind side's keys are command ids.
 SIGHTED_KEYS = (
@@ -322,7 +322,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
         for where in self.vocab.commands.get("where", ()):
             for word in _WHERE_PIECES:
                 phrases.add((*where, word))
-                phrases.add((*where, _ARTICLES[word], word))
+                phrases.add((*where, WHERE_ARTICLES[word], word))
         if isinstance(self.pending, PendingChoice):
             phrases.update((word,) for word in self.vocab.number_words[: len(self.pending.moves)])
         if self.result is None and self.board.turn == color_of(self.blind):
