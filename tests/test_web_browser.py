@@ -15,11 +15,12 @@ import pytest
 from browser import square, start_chromium, wait_connected, wait_for_ply
 from selenium import webdriver
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 from web_harness import LiveGame, live_game
 
-from voice.config import Settings
-from voice.events import MoveMade, Result, Say
+from voice.config import Settings, override
+from voice.events import ArbiterAction, MoveMade, Result, Say, SightedMove
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -201,3 +202,75 @@ def test_a_promotion_is_chosen_in_the_picker(
         wait_for_ply(driver, 2)
         made = [o for o in game.seen() if isinstance(o, MoveMade)]
         assert (made[-1].uci, made[-1].san) == ("a2a1n", "a1=N")
+
+
+def test_a_move_can_be_made_with_the_keyboard_alone(
+    driver: webdriver.Chrome, game: LiveGame
+) -> None:
+    open_board(driver, game)
+    game.blind_plays("e2e4")
+    wait_for_ply(driver, 1)
+    start = square(driver, "e7")
+    assert start.get_attribute("tabindex") == "0"  # the one tab stop into the board
+
+    start.send_keys(Keys.ENTER)
+    assert "ausgewählt" in (start.get_attribute("aria-label") or "")
+    assert "mögliches Ziel" in (square(driver, "e5").get_attribute("aria-label") or "")
+    driver.switch_to.active_element.send_keys(Keys.ARROW_UP, Keys.ARROW_UP)
+    assert driver.switch_to.active_element.get_attribute("data-square") == "e5"
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+
+    wait_for_ply(driver, 2)
+    assert [o.uci for o in game.seen() if isinstance(o, MoveMade)] == ["e2e4", "e7e5"]
+
+
+def test_the_blind_players_draw_offer_is_accepted_with_a_button(
+    driver: webdriver.Chrome, game: LiveGame
+) -> None:
+    open_board(driver, game)
+    game.blind_plays("e2e4")
+    game.submit(lambda t: SightedMove(t, "e7e5"))
+    game.blind_plays("g1f3")
+    game.blind_says("Remis")
+    accept = driver.find_element(By.ID, "accept-draw")
+    WebDriverWait(driver, 10).until(lambda d: accept.is_displayed())
+    assert driver.find_element(By.ID, "banner").text == "Weiß bietet Remis an."
+
+    accept.click()
+
+    wait_until(lambda: any(isinstance(o, Result) for o in game.seen()))
+    result = next(o for o in game.seen() if isinstance(o, Result))
+    assert (result.result, result.reason) == ("1/2-1/2", "agreement")
+
+
+def test_calling_the_arbiter_stops_the_clocks_and_the_arbiter_restarts_them(
+    driver: webdriver.Chrome, game: LiveGame
+) -> None:
+    open_board(driver, game)
+    game.blind_plays("e2e4")
+    wait_for_ply(driver, 1)
+
+    driver.find_element(By.ID, "call-arbiter").click()
+
+    banner = driver.find_element(By.ID, "banner")
+    WebDriverWait(driver, 10).until(lambda d: banner.text == "Die Uhr ist angehalten.")
+    assert game.state()["clock"]["paused"]
+    square(driver, "e7").click()
+    assert driver.find_element(By.ID, "status").text.startswith("Die Uhr ist angehalten")
+    game.submit(lambda t: ArbiterAction(t, "resume", {}))
+    WebDriverWait(driver, 10).until(lambda d: not banner.is_displayed())
+
+
+def test_the_blind_players_moves_can_be_shown_in_large_text(
+    settings: Settings, tmp_path: Path, driver: webdriver.Chrome
+) -> None:
+    deaf_opponent = override(settings, web={"large_text_moves": True})
+    with live_game(deaf_opponent, tmp_path) as game:
+        open_board(driver, game)
+        game.blind_plays("g1f3")
+        wait_for_ply(driver, 1)
+        large = driver.find_element(By.ID, "large-text")
+        assert large.is_displayed()
+        assert large.text == "Springer Felix drei (Nf3)"
+        driver.find_element(By.ID, "large-text-toggle").click()
+        assert not large.is_displayed()

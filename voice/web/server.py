@@ -74,6 +74,11 @@ def page_texts(language: str) -> dict[str, str]:
     return texts
 
 
+def direction(language: str) -> str:
+    """The writing direction of a language, for the page's ``dir`` attribute."""
+    return "rtl" if language in RIGHT_TO_LEFT else "ltr"
+
+
 def render_page(name: str, language: str) -> str:
     """Fill a page template: ``{{include:file}}`` with a shared part, ``{{t:key}}`` with escaped
     catalogue text, ``{{I18N}}`` with the page's catalogue as JSON (for texts made on the page)."""
@@ -82,7 +87,7 @@ def render_page(name: str, language: str) -> str:
     page = re.sub(r"\{\{include:([\w.]+)\}\}", lambda m: _template(m.group(1)), _template(name))
     page = re.sub(r"\{\{t:([\w.]+)\}\}", lambda m: html.escape(texts[m.group(1)]), page)
     page = page.replace("{{LANG}}", language)
-    page = page.replace("{{DIR}}", "rtl" if language in RIGHT_TO_LEFT else "ltr")
+    page = page.replace("{{DIR}}", direction(language))
     return page.replace("{{I18N}}", data)
 
 

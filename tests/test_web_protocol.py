@@ -1,0 +1,102 @@
+"""The message schemas, the rate limit and the pairing secrets, without a server."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from voice.web.pairing import Secrets
+from voice.web.protocol import (
+    ALLOWED,
+    MAX_MESSAGE_BYTES,
+    MODELS,
+    AddTimeIn,
+    MoveIn,
+    ProtocolError,
+    RateLimiter,
+    SetMovesIn,
+    parse,
+)
+
+
+def refusal(raw: str | bytes, role: str = "opponent") -> str:
+    with pytest.raises(ProtocolError) as refused:
+        parse(raw, role)  # type: ignore[arg-type]
+    return refused.value.code
+
+
+def test_every_valid_message_of_a_role_is_read_into_its_schema() -> None:
+    assert parse('{"type": "move", "uci": "e7e8q", "ply": 3}', "opponent") == MoveIn(
+        type="move", uci="e7e8q", ply=3
+    )
+    added = parse('{"type": "add_time", "side": "white", "seconds": -30}', "arbiter")
+    assert added == AddTimeIn(type="add_time", side="white", seconds=-30)
+    both = parse('{"type": "set_moves", "moves": 12}', "arbiter")
+    assert isinstance(both, SetMovesIn) and both.side is None
+
+
+def test_each_role_may_send_only_its_own_messages() -> None:
+    opponent = {"move", "draw", "resign", "call_arbiter", "sync"}
+    assert {name for name, model in MODELS.items() if model in ALLOWED["opponent"]} == opponent
+    assert {name for name, model in MODELS.items() if model in ALLOWED["spectator"]} == {"sync"}
+    assert refusal('{"type": "pause"}', "opponent") == "not_allowed"
+    assert refusal('{"type": "move", "uci": "e2e4", "ply": 0}', "arbiter") == "not_allowed"
+    assert refusal('{"type": "draw", "action": "offer"}', "spectator") == "not_allowed"
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "",
+        "{",
+        "42",
+        '"move"',
+        '{"type": null}',
+        '{"type": "move", "uci": "e2e4", "ply": -1}',
+        '{"type": "move", "uci": "e2e4", "ply": 1.0}',
+        '{"type": "move", "uci": "i9e4", "ply": 1}',
+        '{"type": "move", "uci": "e7e8k", "ply": 1}',
+        '{"type": "move", "uci": "e2e4", "ply": true}',
+        '{"type": "resign", "confirmed": false}',
+    ],
+)
+def test_malformed_messages_are_refused_as_malformed(raw: str) -> None:
+    assert refusal(raw) == "malformed"
+
+
+def test_arbiter_numbers_out_of_range_are_malformed() -> None:
+    for message in (
+        {"type": "add_time", "side": "white", "seconds": 1e9},
+        {"type": "add_time", "side": "white", "seconds": float("nan")},
+        {"type": "set_time", "side": "black", "seconds": -1},
+        {"type": "set_moves", "moves": 5000},
+        {"type": "declare_result", "result": "2-0"},
+        {"type": "pause", "reason": "x" * 201},
+    ):
+        assert refusal(json.dumps(message), "arbiter") == "malformed", message
+
+
+def test_a_message_over_the_size_limit_is_refused_before_it_is_decoded() -> None:
+    assert refusal("[" * (MAX_MESSAGE_BYTES + 1)) == "too_large"
+
+
+def test_the_rate_limit_lets_a_burst_through_then_refills_with_time() -> None:
+    now = [0.0]
+    limiter = RateLimiter(rate=10, burst=3, clock=lambda: now[0])
+    assert [limiter.allow() for _ in range(5)] == [True, True, True, False, False]
+    now[0] += 0.1  # one token back
+    assert [limiter.allow() for _ in range(2)] == [True, False]
+
+
+def test_each_role_has_its_own_unguessable_secret() -> None:
+    secrets = Secrets.generate()
+    keys = {secrets.opponent, secrets.arbiter, secrets.spectator}
+    assert len(keys) == 3 and all(len(key) >= 24 for key in keys)
+    assert secrets.allows("opponent", secrets.opponent)
+    assert not secrets.allows("arbiter", secrets.opponent)
+    assert not secrets.allows("opponent", secrets.arbiter)
+    assert not secrets.allows("opponent", None) and not secrets.allows("opponent", "")
+    assert not secrets.allows("spectator", None)
+    assert Secrets.generate(open_spectators=True).allows("spectator", None)
+    assert secrets.opponent != Secrets.generate().opponent
