@@ -274,3 +274,31 @@ def test_the_blind_players_moves_can_be_shown_in_large_text(
         assert large.text == "Springer Felix drei (Nf3)"
         driver.find_element(By.ID, "large-text-toggle").click()
         assert not large.is_displayed()
+
+
+def test_the_arbiter_retracts_a_move_and_gives_penalty_time_after_confirming(
+    driver: webdriver.Chrome, game: LiveGame
+) -> None:
+    game.blind_plays("e2e4")
+    game.submit(lambda t: SightedMove(t, "e7e5"))
+    driver.get(game.url("arbiter"))
+    wait_for_ply(driver, 2)
+
+    retract = driver.find_element(By.ID, "form-retract")
+    Select(retract.find_element(By.NAME, "ply")).select_by_value("1")
+    retract.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    driver.find_element(By.ID, "confirm-yes").click()
+    wait_for_ply(driver, 1)
+
+    penalty = driver.find_element(By.ID, "form-penalty")
+    Select(penalty.find_element(By.NAME, "side")).select_by_value("white")
+    penalty.find_element(By.CSS_SELECTOR, 'button[value="penalty"]').click()
+    driver.find_element(By.ID, "confirm-no").click()  # asked first: nothing happens on "no"
+    assert [entry.kind for entry in game.call(lambda: list(game.session.log))] == ["retract"]
+    penalty.find_element(By.CSS_SELECTOR, 'button[value="penalty"]').click()
+    driver.find_element(By.ID, "confirm-yes").click()
+
+    wait_until(lambda: game.call(lambda: game.session.log[-1].kind) == "penalty")
+    log = driver.find_element(By.ID, "log")
+    WebDriverWait(driver, 10).until(lambda d: "Weiß" in log.text.splitlines()[-1])
+    assert game.state_fen().startswith("rnbqkbnr/pppppppp/8/8/4P3/")

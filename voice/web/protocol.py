@@ -139,6 +139,30 @@ class IllegalIn(Message):
     reason: Reason = ""
 
 
+class PenaltyIn(Message):
+    """Give ``side`` the penalty time (+2 minutes, +1 in rapid and blitz)."""
+
+    type: Literal["penalty"]
+    side: Side
+    reason: Reason = ""
+
+
+class WrongClaimIn(Message):
+    """An incorrect draw claim by ``side``: the opponent gets the penalty time (9.5.3)."""
+
+    type: Literal["wrong_claim"]
+    side: Side
+    reason: Reason = ""
+
+
+class IncrementIn(Message):
+    """Guideline III.4: an increment for both players from the next move on."""
+
+    type: Literal["increment"]
+    seconds: Annotated[float, Field(gt=0, le=600, allow_inf_nan=False)]
+    reason: Reason = ""
+
+
 class DeclareResultIn(Message):
     type: Literal["declare_result"]
     result: Literal["1-0", "0-1", "1/2-1/2"]
@@ -154,6 +178,9 @@ ARBITER_MESSAGES: tuple[type[Message], ...] = (
     SetMovesIn,
     RetractIn,
     IllegalIn,
+    PenaltyIn,
+    WrongClaimIn,
+    IncrementIn,
     DeclareResultIn,
 )
 ALLOWED: dict[Role, tuple[type[Message], ...]] = {

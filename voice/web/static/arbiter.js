@@ -46,7 +46,7 @@
     const element = document.getElementById(id);
     element.addEventListener("submit", (event) => {
       event.preventDefault();
-      const data = new FormData(element);
+      const data = new FormData(element, event.submitter);
       const message = build(data);
       const reason = String(data.get("reason") || "").trim();
       if (reason) message.reason = reason;
@@ -63,6 +63,10 @@
     side: d.get("side"),
     seconds: Number(d.get("minutes")) * 60 + Number(d.get("seconds")),
   }));
+  form("form-penalty", (d) => ({ type: d.get("type"), side: d.get("side") }),
+    (m) => t(`web.arbiter.confirm_${m.type}`, { side: t(`web.side.${m.side}`) }));
+  form("form-increment", (d) => ({ type: "increment", seconds: Number(d.get("seconds")) }),
+    (m) => t("web.arbiter.confirm_increment", { seconds: m.seconds }));
   form("form-set-moves", (d) => {
     const message = { type: "set_moves", moves: Number(d.get("moves")) };
     if (d.get("side")) message.side = d.get("side");
