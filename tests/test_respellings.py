@@ -193,8 +193,7 @@ def test_each_entry_keeps_its_sound_inside_a_sentence(voice: str, word: str, tex
 
 
 def test_german_entries_match_what_speakable_says() -> None:
-    """The German table is the one voice.phrases.speakable() uses today, so loading this file
-    there changes nothing for German."""
+    """speakable() reads this file: what it says for a German word is the table entry."""
     for word, text in TABLES["de"].items():
         assert speakable(word, "de") == text, word
 

@@ -18,13 +18,16 @@ from __future__ import annotations
 
 import re
 import threading
+import tomllib
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Literal
 
 import chess
 
+from voice.resources import speech_models_dir
 from voice.vocabulary import (
     CAPTURE_WORDS,
     CHECK_WORD,
@@ -242,60 +245,49 @@ def render_move(board: chess.Board, move: chess.Move, vocab: Vocabulary) -> str:
 
 # -- speech respelling ----------------------------------------------------------------------
 
-# espeak-ng (German voice) reads "Cesar" as "Kesar", stresses "David" on the second syllable,
-# says "Rochade" with the "ch" of "Bach" and "en passant" as German letters. Checked with
-# `espeak-ng -v de -x`: Zäsar ts'E:zA:r, Dahvitt d'A:vIt, Ro-schade r'o:S'A:d@, ang passang.
-_RESPELLINGS: Mapping[str, Mapping[str, str]] = {
-    "de": {
-        "cesar": "Zäsar",
-        "cessar": "Zäsar",
-        "caesar": "Zäsar",
-        "david": "Dahvitt",
-        "rochade": "Ro-schade",
-        "en passant": "ang passang",
-    },
-    # espeak-ng's English voice reads the German words as English ("Eva" as "Eeva", "Springer"
-    # spelt out as letters, "drei" as "dray"); checked with `espeak-ng -v en -x`.
-    "en": {
-        "anna": "Ahna",
-        "cesar": "Tsaysar",
-        "cessar": "Tsaysar",
-        "david": "Dahvit",
-        "eva": "Ehva",
-        "felix": "Faylix",
-        "gustav": "Goostaf",
-        "drei": "dry",
-        "vier": "fear",
-        "fünf": "foonf",
-        "sechs": "zex",
-        "sieben": "zeeben",
-        "acht": "ahkt",
-        "könig": "Kernig",
-        "dame": "Dahmuh",
-        "turm": "Toorm",
-        "läufer": "Loyfer",
-        "springer": "Schpringer",
-        "schlägt": "shlaygt",
-        "schach": "Shahk",
-        "rochade": "Roshahde",
-        "kurze": "Koortsuh",
-        "lange": "Lahnguh",
-        "umwandlung": "Oomvandloong",
-        "wird": "veert",
-        "en passant": "on passon",
-    },
-}
+# espeak-ng mispronounces some Appendix D words (the German voice reads "Cesar" as "Kesar";
+# the Arabic, Persian and Hebrew voices need the words in their own script, the Hebrew one with
+# vowel points). speech_models/respellings.toml holds one table per voice, each entry with the
+# phonemes it was checked against; this is its only reader.
+_COMBINING_MARKS = "\u0591-\u05c7\u0610-\u061a\u064b-\u065f"
+
+
+@cache
+def _respellings() -> dict[str, dict[str, str]]:
+    with (speech_models_dir() / "respellings.toml").open("rb") as handle:
+        tables: dict[str, dict[str, str]] = tomllib.load(handle)
+    return tables
+
+
+@cache
+def _respelling_pattern(language: str) -> re.Pattern[str] | None:
+    table = _respellings().get(language)
+    if not table:
+        return None
+    keys = sorted(table, key=len, reverse=True)
+    # \b does not see Arabic/Hebrew combining marks as part of a word ("ثوانٍ"), so the word
+    # boundaries are spelt out: neither a word character nor a combining mark on either side.
+    return re.compile(
+        rf"(?<![\w{_COMBINING_MARKS}])("
+        + "|".join(map(re.escape, keys))
+        + rf")(?![\w{_COMBINING_MARKS}])",
+        re.IGNORECASE,
+    )
 
 
 def speakable(text: str, language: str = "de") -> str:
-    """``text`` respelt so that the text-to-speech voice of ``language`` says it right."""
-    table = _RESPELLINGS.get(language)
-    if not table:
+    """``text`` respelt so that the text-to-speech voice of ``language`` says it right.
+
+    No Unicode normalisation here: the Hebrew entries keep the dagesh before the vowel point,
+    the order espeak-ng needs.
+
+    >>> speakable("Läufer schlägt Cesar fünf")
+    'Läufer schlägt Zäsar fünf'
+    """
+    pattern = _respelling_pattern(language)
+    if pattern is None:
         return text
-    pattern = re.compile(
-        r"\b(" + "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True)) + r")\b",
-        re.IGNORECASE,
-    )
+    table = _respellings()[language]
     return pattern.sub(lambda m: table[m.group(1).lower()], text)
 
 
