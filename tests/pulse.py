@@ -300,6 +300,14 @@ def espeak(text: str, voice: str = "de", rate: int = 16000, speed: int = 150) ->
             return np.frombuffer(handle.readframes(handle.getnframes()), dtype=np.int16).copy()
 
 
+def similarity(heard: np.ndarray, sent: np.ndarray) -> float:
+    """Peak normalised cross-correlation of two int16 signals (1.0 = the same sound)."""
+    a, b = heard.astype(np.float64), sent.astype(np.float64)
+    size = len(a) + len(b)
+    corr = np.fft.irfft(np.fft.rfft(a, size) * np.conj(np.fft.rfft(b, size)), size)
+    return float(np.max(np.abs(corr)) / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
 @pytest.fixture(scope="session")
 def pulse() -> Iterator[PulseAudio]:
     """A private PulseAudio with ``speaker``, ``mic_feed`` and ``vmic`` for the whole session."""

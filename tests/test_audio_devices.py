@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
 import numpy as np
 import pytest
-from pulse import PulseAudio
+from pulse import PulseAudio, espeak
 
 from voice.audio import (
     AudioDeviceError,
@@ -12,6 +19,7 @@ from voice.audio import (
     list_devices,
     resolve_device,
 )
+from voice.cli import main
 
 pytestmark = pytest.mark.audio
 
@@ -76,3 +84,45 @@ def test_an_ambiguous_name_lists_the_candidates(pulse: PulseAudio) -> None:
 def test_the_listing_shows_portaudio_and_pulseaudio_devices(pulse: PulseAudio) -> None:
     names = {entry.name.split(" ")[0] for entry in list_devices()}
     assert {"pulse", "default", "speaker", "mic_feed", "vmic"} <= names
+
+
+def test_the_devices_command_lists_devices_and_the_chosen_ones(
+    pulse: PulseAudio, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["devices"]) == 0
+    out = capsys.readouterr().out
+    assert "vmic (" in out and "mic_feed (" in out
+    assert "input: [" in out and "([audio] input_device = '')" in out
+
+
+def test_the_devices_command_tests_the_speaker(
+    pulse: PulseAudio, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pulse.record("speaker.monitor") as rec:
+        assert main(["devices", "--test-speaker"]) == 0
+    assert "speaker test: start end" in capsys.readouterr().out
+    assert rec.active_spans()
+
+
+def test_the_devices_command_tests_the_microphone(
+    pulse: PulseAudio, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result: list[int] = []
+    thread = threading.Thread(
+        target=lambda: result.append(main(["devices", "--test-microphone", "4"]))
+    )
+    thread.start()
+    time.sleep(1.0)
+    pulse.play(np.concatenate([espeak("Springer Felix drei"), np.zeros(16000, np.int16)]), 16000)
+    thread.join()
+    assert result == [0]
+    assert "microphone test: 1 utterance(s)" in capsys.readouterr().out
+
+
+def test_without_a_sound_server_there_is_a_clear_no_microphone_message(tmp_path: Path) -> None:
+    env = {**os.environ, "PULSE_SERVER": f"unix:{tmp_path}/no-server"}
+    done = subprocess.run(
+        [sys.executable, "-m", "voice", "devices"], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 1
+    assert "input: no microphone (input device) found. Connect one" in done.stdout

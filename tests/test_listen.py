@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from pulse import PulseAudio, espeak
+from pulse import PulseAudio, espeak, similarity
 
 from voice.audio import NoInputDeviceError
 from voice.config import Settings, override
@@ -41,14 +41,6 @@ def noise(kind: str, seconds: float, volume: float) -> np.ndarray:
 def speech_bounds(samples: np.ndarray) -> tuple[float, float]:
     loud = np.nonzero(np.abs(samples.astype(np.int32)) > 300)[0]
     return loud[0] / RATE, loud[-1] / RATE
-
-
-def similarity(heard: np.ndarray, sent: np.ndarray) -> float:
-    """Peak normalised cross-correlation of two int16 signals."""
-    a, b = heard.astype(np.float64), sent.astype(np.float64)
-    size = len(a) + len(b)
-    corr = np.fft.irfft(np.fft.rfft(a, size) * np.conj(np.fft.rfft(b, size)), size)
-    return float(np.max(np.abs(corr)) / (np.linalg.norm(a) * np.linalg.norm(b)))
 
 
 def collect(source: queue.Queue[Utterance], wait: float = 1.5) -> list[Utterance]:
@@ -142,9 +134,17 @@ def test_speech_in_steady_noise_at_10_db_snr_is_one_utterance(
     assert similarity(got[0].audio, sent.astype(np.int16)) > 0.6
 
 
+def trimmed(text: str) -> np.ndarray:
+    """espeak-ng's speech without its own leading and trailing silence."""
+    samples = espeak(text)
+    first, last = speech_bounds(samples)
+    return samples[int(first * RATE) : int(last * RATE) + 1]
+
+
 def two_phrases(pause: float) -> np.ndarray:
+    """A move, an exact pause, a second word."""
     return np.concatenate(
-        [silence(LEAD), espeak(MOVE), silence(pause), espeak("Schach"), silence(1.2)]
+        [silence(LEAD), trimmed(MOVE), silence(pause), trimmed("Schach"), silence(1.2)]
     )
 
 

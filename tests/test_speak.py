@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from pulse import PulseAudio, Recording
+from pulse import PulseAudio, Recording, similarity
 
 from voice.audio import resample
 from voice.config import Settings, override
@@ -33,13 +33,6 @@ def events_until(events: queue.SimpleQueue[SpeechEvent], kind: str) -> list[Spee
         seen.append(event)
         if event.kind == kind:
             return seen
-
-
-def similarity(heard: np.ndarray, sent: np.ndarray) -> float:
-    a, b = heard.astype(np.float64), sent.astype(np.float64)
-    size = len(a) + len(b)
-    corr = np.fft.irfft(np.fft.rfft(a, size) * np.conj(np.fft.rfft(b, size)), size)
-    return float(np.max(np.abs(corr)) / (np.linalg.norm(a) * np.linalg.norm(b)))
 
 
 def heard_between(rec: Recording, start: float, end: float) -> np.ndarray:

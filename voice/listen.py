@@ -52,8 +52,8 @@ _SUSTAIN_DB = 8.0  # above the noise floor: a frame that keeps an utterance goin
 _VOICED = 0.4  # voicing score of a voiced frame
 _ONSET_FRAMES = 10  # window (200 ms) in which the onset is decided
 _ONSET_LOUD = 6  # loud frames needed in that window
-_ONSET_VOICED = 3  # voiced loud frames needed in that window
-_MIN_VOICED = 3  # fewer voiced frames in the whole utterance: a cough or a knock, dropped
+_ONSET_VOICED = 2  # voiced loud frames needed in that window
+_MIN_VOICED = 2  # fewer voiced frames in the whole utterance: a cough or a knock, dropped
 _PRE_ROLL = 0.25  # seconds kept before the onset (soft first consonants)
 _POST_ROLL = 0.15  # seconds kept after the last loud frame
 _MAX_UTTERANCE = 10.0  # seconds; longer is noise that fooled the detector, the floor adapts
@@ -307,6 +307,7 @@ class _State:
         self.voiced = 0
         self.lead_frames = 0
         self.checked_for = -1
+        self.ended_at = 0.0
         self.ptt: list[_Frame] | None = None
 
     def feed(self, frame: _Frame) -> None:
@@ -370,15 +371,16 @@ class _State:
     def _maybe_start(self) -> None:
         if self.listener.push_to_talk:
             return
-        window = list(self.recent)[-_ONSET_FRAMES:]
+        window = [f for f in list(self.recent)[-_ONSET_FRAMES:] if f.at > self.ended_at]
         loud = [f for f in window if self._loud(f, _ONSET_DB)]
         voiced = [f for f in loud if f.voiced]
         if len(loud) < _ONSET_LOUD or len(voiced) < _ONSET_VOICED:
             return
-        first = window.index(loud[0])
-        before = list(self.recent)[: len(self.recent) - len(window) + first]
-        self.speech = [*before, *window[first:]]
-        self.lead_frames = len(before)
+        everything = list(self.recent)
+        first = everything.index(loud[0])
+        start = max(0, first - int(_PRE_ROLL / _FRAME_SECONDS))
+        self.speech = everything[start:]
+        self.lead_frames = first - start
         self.voiced = len(voiced)
         self.checked_for = -1
         self.last_loud = len(self.speech) - 1
@@ -427,7 +429,7 @@ class _State:
         gated = any(f.gated for f in spoken)
         if forced and not gated:
             return  # ten seconds without a pause is not a spoken move
-        self.recent.clear()
+        self.ended_at = frames[last].at  # the next onset is looked for after this
         self.listener._deliver(
             Utterance(
                 audio=self._audio(frames[:keep]),
