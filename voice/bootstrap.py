@@ -22,7 +22,16 @@ ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
 
 # What the program needs at run time: speech output, audio I/O, the engine opponent.
-RUN_PACKAGES = ["espeak-ng", "libespeak-ng1", "libportaudio2", "stockfish"]
+RUN_PACKAGES = [
+    "espeak-ng",
+    "libespeak-ng1",
+    "libportaudio2",
+    # PortAudio reaches PulseAudio/PipeWire through ALSA's pulse plugin; pactl lists the sinks
+    # and sources that `[audio] input_device`/`output_device` may name.
+    "libasound2-plugins",
+    "pulseaudio-utils",
+    "stockfish",
+]
 # What the tests need on top: virtual audio devices, audio tools, a headless browser.
 TEST_PACKAGES = [
     "pulseaudio",
