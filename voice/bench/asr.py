@@ -1,0 +1,535 @@
+"""Recognition benchmark: synthesized German moves, sentences and noise through the recogniser.
+
+The corpus is made on the spot (nothing generated is kept in git): positions from random legal
+games with a fixed seed, one legal move per utterance chosen so that captures, promotions, en
+passant, castling and disambiguated moves all occur, said in one of its accepted spoken forms by
+one of several espeak-ng German voices at varied rate and pitch. Each utterance is decoded clean,
+with pink noise at 10 dB SNR and with reverberation. German sentences that are not chess and
+noise alone measure how often something that is not a move becomes one.
+
+An utterance counts as **correct** when the matcher accepts or asks to confirm the right move,
+**wrong** when it accepts or confirms another move, **choose** when it offers several moves (the
+player picks one by number), and **rejected** when it proposes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import chess
+import numpy as np
+
+from voice.config import Settings
+from voice.matcher import Decision, match_move
+from voice.phrases import speakable, spoken_forms
+from voice.recognizers import hypotheses, make_recognizer
+from voice.recognizers.grammar import position_phrases
+from voice.vocabulary import Phrase, Vocabulary
+from voice.wavio import RATE, load_for_recognition, to_int16
+
+VOICES: tuple[str, ...] = (
+    "de",
+    "de+m1",
+    "de+m3",
+    "de+m7",
+    "de+f2",
+    "de+f4",
+    "de+klatt2",
+    "de+klatt4",
+    "de+croak",
+    "de+f5",
+)
+"""espeak-ng German voice variants (formant and Klatt synthesis, male and female)."""
+
+CONDITIONS: tuple[str, ...] = ("clean", "noise10db", "reverb")
+
+NON_CHESS: tuple[str, ...] = (
+    "Guten Tag, wie geht es Ihnen heute?",
+    "Ich hätte gerne einen Kaffee mit Milch.",
+    "Das Wetter ist heute sehr schön.",
+    "Kannst du mir bitte das Salz geben?",
+    "Wo ist der nächste Bahnhof?",
+    "Morgen fahre ich nach Berlin.",
+    "Die Katze schläft auf dem Sofa.",
+    "Hast du das Spiel gestern gesehen?",
+    "Ich muss noch einkaufen gehen.",
+    "Es ist schon spät, ich gehe schlafen.",
+    "Der Zug hat zehn Minuten Verspätung.",
+    "Meine Schwester wohnt in Hamburg.",
+    "Bitte schließen Sie die Tür.",
+    "Das Essen war wirklich lecker.",
+    "Wir treffen uns um halb neun am Eingang.",
+    "Entschuldigung, ich habe nicht aufgepasst.",
+    "Nein danke, das brauche ich nicht.",
+    "Das war eine spannende Partie.",
+    "Ich glaube, ich habe mich verrechnet.",
+    "Möchtest du noch etwas trinken?",
+    "Der Turnierleiter kommt gleich.",
+    "Wie viele Runden spielen wir heute?",
+    "Ich brauche eine kurze Pause.",
+    "Gut gespielt, herzlichen Glückwunsch.",
+    "Hmm, lass mich kurz nachdenken.",
+    "Wann beginnt die nächste Runde?",
+    "Mein Handy ist leider aus.",
+    "Das Licht ist hier sehr hell.",
+    "Kann ich das Fenster öffnen?",
+    "Ich komme aus Österreich.",
+    "Die Bedenkzeit ist fast vorbei.",
+    "Hast du meine Brille gesehen?",
+    "Wir sollten bald nach Hause gehen.",
+    "Das Buch liegt auf dem Tisch.",
+    "Heute Abend gibt es Nudeln.",
+    "Vielen Dank für die Einladung.",
+    "Ich verstehe die Frage nicht.",
+    "Der Bus fährt alle zehn Minuten.",
+    "Bitte etwas leiser sprechen.",
+    "Schöne Grüße an deine Familie.",
+)
+"""Sentences a player might say at the board that are not moves or commands."""
+
+NOISES: tuple[str, ...] = ("pinknoise", "whitenoise", "brownnoise")
+
+CATEGORIES: tuple[str, ...] = (
+    "castling",
+    "promotion",
+    "en_passant",
+    "capture",
+    "disambiguated",
+    "pawn",
+    "piece",
+)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One utterance of the corpus."""
+
+    ident: str
+    fen: str
+    move: str | None
+    """UCI of the move said, None for non-chess speech and noise."""
+    phrase: Phrase
+    text: str
+    """What the voice was asked to say (respelt for espeak-ng)."""
+    voice: str
+    rate: int
+    pitch: int
+    category: str
+
+
+@dataclass
+class Tally:
+    """Outcomes of one condition."""
+
+    outcomes: Counter[str] = field(default_factory=Counter)
+    decode_ms: list[float] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return sum(self.outcomes.values())
+
+    def share(self, outcome: str) -> float:
+        return 100.0 * self.outcomes[outcome] / max(self.count, 1)
+
+
+# -- corpus ---------------------------------------------------------------------------------
+
+
+def category(board: chess.Board, move: chess.Move) -> str:
+    if board.is_castling(move):
+        return "castling"
+    if move.promotion:
+        return "promotion"
+    if board.is_en_passant(move):
+        return "en_passant"
+    if board.is_capture(move):
+        return "capture"
+    piece = board.piece_type_at(move.from_square)
+    if piece != chess.PAWN:
+        rivals = [
+            m
+            for m in board.legal_moves
+            if m.to_square == move.to_square
+            and m != move
+            and board.piece_type_at(m.from_square) == piece
+        ]
+        if rivals:
+            return "disambiguated"
+        return "piece"
+    return "pawn"
+
+
+def _candidates(rng: random.Random, games: int) -> dict[str, list[tuple[str, str]]]:
+    """(FEN, UCI) pairs by category from random games (captures preferred, so that games reach
+    the endgame, promotions and en passant)."""
+    found: dict[str, list[tuple[str, str]]] = {c: [] for c in CATEGORIES}
+    for _ in range(games):
+        board = chess.Board()
+        for _ in range(rng.randrange(10, 160)):
+            moves = list(board.legal_moves)
+            if not moves or board.is_game_over():
+                break
+            for move in moves:
+                kind = category(board, move)
+                bucket = found[kind]
+                if kind in ("promotion", "en_passant", "castling") or rng.random() < 0.02:
+                    bucket.append((board.fen(), move.uci()))
+            captures = [m for m in moves if board.is_capture(m)]
+            pushes = [m for m in moves if board.piece_type_at(m.from_square) == chess.PAWN]
+            roll = rng.random()
+            pool = (
+                captures if captures and roll < 0.4 else pushes if pushes and roll < 0.6 else moves
+            )
+            board.push(rng.choice(pool))
+    return found
+
+
+def make_items(count: int, vocab: Vocabulary, seed: int, language: str = "de") -> list[Item]:
+    """``count`` move utterances: each special category gets at least a tenth of them."""
+    rng = random.Random(seed)
+    found = _candidates(rng, games=max(40, count // 3))
+    quota = {"castling": 0.1, "promotion": 0.1, "en_passant": 0.1, "disambiguated": 0.1}
+    chosen: list[tuple[str, str, str]] = []
+    for kind, share in quota.items():
+        pool = found[kind]
+        picks = rng.sample(pool, min(len(pool), round(count * share)))
+        chosen += [(fen, uci, kind) for fen, uci in picks]
+    rest = [(f, u, k) for k in ("capture", "pawn", "piece") for f, u in found[k]]
+    chosen += rng.sample(rest, max(0, count - len(chosen)))
+    rng.shuffle(chosen)
+    items = []
+    for index, (fen, uci, kind) in enumerate(chosen):
+        board = chess.Board(fen)
+        forms = spoken_forms(board, chess.Move.from_uci(uci), vocab)
+        # The canonical form half of the time, else any accepted form.
+        phrase = forms[0] if rng.random() < 0.5 else rng.choice(forms)
+        items.append(
+            Item(
+                ident=f"move{index:04d}",
+                fen=fen,
+                move=uci,
+                phrase=phrase,
+                text=speakable(vocab.display(phrase), language),
+                voice=rng.choice(VOICES),
+                rate=rng.randrange(130, 191, 10),
+                pitch=rng.randrange(30, 71, 5),
+                category=kind,
+            )
+        )
+    return items
+
+
+def non_chess_items(seed: int, fen: str) -> list[Item]:
+    rng = random.Random(seed + 1)
+    return [
+        Item(
+            f"speech{i:03d}",
+            fen,
+            None,
+            (),
+            text,
+            VOICES[i % len(VOICES)],
+            rng.randrange(140, 181, 10),
+            rng.randrange(35, 66, 5),
+            "speech",
+        )
+        for i, text in enumerate(NON_CHESS)
+    ]
+
+
+def _synthesize(item: Item, folder: Path) -> Path:
+    """espeak-ng → 16 kHz mono WAV (sox resamples; -G avoids clipping)."""
+    raw = folder / f"{item.ident}.raw.wav"
+    out = folder / f"{item.ident}.wav"
+    espeak = ["espeak-ng", "-v", item.voice, "-s", str(item.rate), "-p", str(item.pitch)]
+    subprocess.run([*espeak, "-w", str(raw), item.text], check=True, capture_output=True)
+    subprocess.run(
+        ["sox", "-G", str(raw), "-r", str(RATE), "-c", "1", "-b", "16", str(out)],
+        check=True,
+        capture_output=True,
+    )
+    raw.unlink()
+    return out
+
+
+def _noise(kind: str, seconds: float, folder: Path, seed: int) -> np.ndarray:
+    """Repeatable sox noise (``-R``) at 16 kHz as float samples."""
+    path = folder / f"{kind}-{seed}.wav"
+    if not path.exists():
+        subprocess.run(
+            [
+                "sox",
+                "-R",
+                "-n",
+                "-r",
+                str(RATE),
+                "-c",
+                "1",
+                "-b",
+                "16",
+                str(path),
+                "synth",
+                f"{seconds}",
+                kind,
+                "vol",
+                "0.5",
+            ],
+            check=True,
+            capture_output=True,
+        )
+    return load_for_recognition(path).astype(np.float64) / 32768
+
+
+def _rms(samples: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(np.square(samples)))) or 1e-9
+
+
+def with_noise(clean: np.ndarray, noise: np.ndarray, snr_db: float, offset: int) -> np.ndarray:
+    """``clean`` (int16) plus a stretch of ``noise`` scaled to ``snr_db`` below the speech RMS."""
+    speech = clean.astype(np.float64) / 32768
+    start = offset % max(1, len(noise) - len(speech))
+    part = noise[start : start + len(speech)]
+    gain = _rms(speech) / (_rms(part) * 10 ** (snr_db / 20))
+    return to_int16(speech + gain * part)
+
+
+def with_reverb(path: Path, folder: Path) -> np.ndarray:
+    out = folder / f"{path.stem}.reverb.wav"
+    subprocess.run(
+        [
+            "sox",
+            "-G",
+            str(path),
+            str(out),
+            "pad",
+            "0",
+            "0.8",
+            "reverb",
+            "80",
+            "30",
+            "100",
+            "100",
+            "20",
+            "0",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return load_for_recognition(out)
+
+
+# -- running --------------------------------------------------------------------------------
+
+
+@dataclass
+class Report:
+    tallies: dict[str, Tally]
+    confusions: Counter[tuple[str, str]]
+    by_category: dict[str, Counter[str]]
+    rss_mb: float
+    utterances: int
+    generate_s: float
+    failures: list[str]
+
+
+def outcome(decision: Decision, move: chess.Move | None, meant: str | None) -> str:
+    """correct / wrong / choose / rejected; for non-moves: proposed / rejected."""
+    if meant is None:
+        return "rejected" if decision == Decision.REJECT else "proposed"
+    if decision in (Decision.ACCEPT, Decision.CONFIRM):
+        return "correct" if move is not None and move.uci() == meant else "wrong"
+    return "choose" if decision == Decision.CHOOSE else "rejected"
+
+
+def _word_confusions(said: Phrase, heard: Phrase) -> list[tuple[str, str]]:
+    """Aligned word substitutions (said → heard) by edit distance; insertions/deletions as "-"."""
+    rows, cols = len(said) + 1, len(heard) + 1
+    cost = [[0] * cols for _ in range(rows)]
+    for i in range(rows):
+        cost[i][0] = i
+    for j in range(cols):
+        cost[0][j] = j
+    for i in range(1, rows):
+        for j in range(1, cols):
+            cost[i][j] = min(
+                cost[i - 1][j] + 1,
+                cost[i][j - 1] + 1,
+                cost[i - 1][j - 1] + (said[i - 1] != heard[j - 1]),
+            )
+    pairs = []
+    i, j = len(said), len(heard)
+    while i > 0 or j > 0:
+        if i and j and cost[i][j] == cost[i - 1][j - 1] + (said[i - 1] != heard[j - 1]):
+            if said[i - 1] != heard[j - 1]:
+                pairs.append((said[i - 1], heard[j - 1]))
+            i, j = i - 1, j - 1
+        elif i and cost[i][j] == cost[i - 1][j] + 1:
+            pairs.append((said[i - 1], "-"))
+            i -= 1
+        else:
+            pairs.append(("-", heard[j - 1]))
+            j -= 1
+    return pairs
+
+
+def run(
+    settings: Settings,
+    vocab: Vocabulary,
+    *,
+    count: int,
+    seed: int,
+    backend: str | None = None,
+    model_path: str | None = None,
+    keep: Path | None = None,
+    progress: Callable[[str], None] = lambda _: None,
+) -> Report:
+    """Generate the corpus, decode every utterance in every condition, tally the outcomes."""
+    if shutil.which("espeak-ng") is None or shutil.which("sox") is None:
+        raise RuntimeError("the benchmark needs espeak-ng and sox (apt-get install espeak-ng sox)")
+    folder = Path(tempfile.mkdtemp(prefix="voice-chess-bench-")) if keep is None else keep
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        return _run(settings, vocab, count, seed, backend, model_path, folder, progress)
+    finally:
+        if keep is None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run(
+    settings: Settings,
+    vocab: Vocabulary,
+    count: int,
+    seed: int,
+    backend: str | None,
+    model_path: str | None,
+    folder: Path,
+    progress: Callable[[str], None],
+) -> Report:
+    started = time.perf_counter()
+    moves = make_items(count, vocab, seed)
+    others = non_chess_items(seed, moves[0].fen if moves else chess.STARTING_FEN)
+    progress(f"synthesizing {len(moves) + len(others)} utterances with espeak-ng ...")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        paths = list(pool.map(lambda item: _synthesize(item, folder), [*moves, *others]))
+    noise = _noise("pinknoise", 60.0, folder, seed)
+    rng = np.random.default_rng(seed)
+    generate_s = time.perf_counter() - started
+
+    recognizer = make_recognizer(settings, vocab, backend=backend, model_path=model_path)
+    tallies = {name: Tally() for name in [*CONDITIONS, "non-chess speech", "noise alone"]}
+    confusions: Counter[tuple[str, str]] = Counter()
+    by_category: dict[str, Counter[str]] = {c: Counter() for c in CATEGORIES}
+    failures: list[str] = []
+    contexts: dict[str, frozenset[Phrase]] = {}
+
+    def decode(item: Item, audio: np.ndarray, condition: str) -> None:
+        board = chess.Board(item.fen)
+        if item.fen not in contexts:
+            contexts[item.fen] = position_phrases(board, vocab)
+        recognizer.set_context(contexts[item.fen])
+        transcript = recognizer.recognize(audio, RATE)
+        result = match_move(board, hypotheses(transcript, vocab), vocab, settings.matching)
+        result_outcome = outcome(result.decision, result.move, item.move)
+        tally = tallies[condition]
+        tally.outcomes[result_outcome] += 1
+        tally.decode_ms.append(transcript.decode_ms)
+        if item.move is not None and condition == "clean":
+            by_category[item.category][result_outcome] += 1
+        if item.move is not None and result_outcome != "correct":
+            heard = tuple(transcript.best.split()) or tuple(transcript.partial.split())
+            confusions.update(_word_confusions(item.phrase, heard))
+            failures.append(
+                f"{condition:9s} {result_outcome:8s} {item.voice:10s} said "
+                f"{' '.join(item.phrase)!r} heard {transcript.best or transcript.partial!r}"
+                f"{' (' + transcript.reason + ')' if transcript.reason else ''}"
+            )
+        elif item.move is None and result_outcome == "proposed":
+            failures.append(f"{condition:9s} proposed {item.text!r} heard {transcript.best!r}")
+
+    for index, (item, path) in enumerate(zip(moves, paths, strict=False)):
+        if index % 50 == 0:
+            progress(f"decoding moves {index}/{len(moves)} ...")
+        clean = load_for_recognition(path)
+        decode(item, clean, "clean")
+        decode(item, with_noise(clean, noise, 10.0, int(rng.integers(0, 10**9))), "noise10db")
+        decode(item, with_reverb(path, folder), "reverb")
+    progress("decoding non-chess speech and noise ...")
+    for item, path in zip(others, paths[len(moves) :], strict=True):
+        decode(item, load_for_recognition(path), "non-chess speech")
+    for index in range(max(10, count // 10)):
+        kind = NOISES[index % len(NOISES)]
+        clip = _noise(kind, 60.0, folder, seed + index)
+        length = int(RATE * (1.0 + (index % 5) * 0.5))
+        start = int(rng.integers(0, len(clip) - length))
+        level = 0.05 + 0.9 * (index % 7) / 6
+        audio = to_int16(clip[start : start + length] * level)
+        item = Item(f"noise{index:03d}", others[0].fen, None, (), kind, "", 0, 0, "noise")
+        decode(item, audio, "noise alone")
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    utterances = sum(t.count for t in tallies.values())
+    return Report(tallies, confusions, by_category, rss_mb, utterances, generate_s, failures)
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    return float(np.percentile(values, q)) if values else 0.0
+
+
+def format_report(report: Report, *, backend: str, seed: int, failures: int = 0) -> str:
+    """The figures as the README describes them."""
+    lines = [
+        f"ASR benchmark: backend {backend}, seed {seed}, {report.utterances} decodes "
+        f"(corpus made in {report.generate_s:.1f} s)",
+        "",
+        f"{'condition':18s} {'n':>4s} {'correct':>8s} {'wrong':>7s} {'choose':>7s} "
+        f"{'rejected':>9s} {'p50 ms':>7s} {'p95 ms':>7s}",
+    ]
+    for name, tally in report.tallies.items():
+        if not tally.count:
+            continue
+        p50 = statistics.median(tally.decode_ms)
+        p95 = _percentile(tally.decode_ms, 95)
+        if name in CONDITIONS:
+            lines.append(
+                f"{name:18s} {tally.count:4d} {tally.share('correct'):7.1f}% "
+                f"{tally.share('wrong'):6.1f}% {tally.share('choose'):6.1f}% "
+                f"{tally.share('rejected'):8.1f}% {p50:7.0f} {p95:7.0f}"
+            )
+        else:
+            lines.append(
+                f"{name:18s} {tally.count:4d} {'proposed a move':>15s} "
+                f"{tally.share('proposed'):6.1f}% {'':8s} {p50:7.0f} {p95:7.0f}"
+            )
+    all_ms = [ms for tally in report.tallies.values() for ms in tally.decode_ms]
+    lines += [
+        "",
+        f"decode time over all: median {statistics.median(all_ms):.0f} ms, "
+        f"p95 {_percentile(all_ms, 95):.0f} ms; peak resident memory {report.rss_mb:.0f} MB",
+        "",
+        "clean, by kind of move (correct/total): "
+        + ", ".join(
+            f"{kind} {counts['correct']}/{sum(counts.values())}"
+            for kind, counts in report.by_category.items()
+            if counts
+        ),
+    ]
+    if report.confusions:
+        lines += ["", "most frequent word confusions (said → heard, '-' = missing/extra):"]
+        lines += [
+            f"  {said:>12s} → {heard:<12s} {times:4d}"
+            for (said, heard), times in report.confusions.most_common(15)
+        ]
+    if failures and report.failures:
+        lines += ["", f"first {failures} failures:"]
+        lines += [f"  {line}" for line in report.failures[:failures]]
+    return "\n".join(lines)

@@ -1,0 +1,106 @@
+"""Speech recognisers: audio in, n-best word sequences with confidences out.
+
+The session tells the recogniser what may be said now (:meth:`Recognizer.set_context`: the legal
+moves' phrases and the commands that make sense in its state); the recogniser returns what it
+heard as canonical tokens, best first. Two backends:
+
+* ``sphinx`` (default): PocketSphinx with its embedded English acoustic model, the shipped
+  pronunciation lexicon and a word graph per position. Works right after ``pip install``.
+* ``vosk``: a Vosk model the user installed (``voice-chess models install``), with a per-position
+  word list; every vocabulary word is checked against the model at start-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+
+from voice.config import Settings
+from voice.vocabulary import Phrase, Vocabulary
+
+if TYPE_CHECKING:
+    from voice.matcher import Hypothesis
+
+
+class RecognizerError(Exception):
+    """The recogniser cannot work: a missing or unreadable model, a model that lacks words."""
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """What one utterance was heard as."""
+
+    nbest: tuple[tuple[str, float], ...]
+    """(text of canonical tokens, confidence 0..1), best first; empty = nothing usable heard."""
+    complete: bool
+    """False when the audio ended before a whole allowed phrase (a partial is never a move)."""
+    decode_ms: float
+    partial: str = ""
+    """For an incomplete utterance, the words heard so far (for logs and diagnostics)."""
+    reason: str = ""
+    """Why ``nbest`` is empty: "silence", "partial", "out-of-grammar" (speech the allowed
+    phrases do not explain), or "" when something was heard."""
+
+    @property
+    def best(self) -> str:
+        return self.nbest[0][0] if self.nbest else ""
+
+
+class Recognizer(Protocol):
+    """The interface both backends implement (the session and play modes code against it)."""
+
+    def set_context(self, allowed: Iterable[Phrase]) -> None:
+        """The phrases that may be said now; recognition is restricted to them."""
+
+    def recognize(self, audio: np.ndarray, sample_rate: int) -> Transcript:
+        """One whole utterance (mono samples, int16 or float) → what was heard."""
+
+    def start(self) -> None:
+        """Begin a streamed utterance."""
+
+    def accept(self, chunk: np.ndarray, sample_rate: int) -> str | None:
+        """Feed a chunk; returns the words heard so far when they changed, else None."""
+
+    def finish(self) -> Transcript:
+        """End the streamed utterance and return what it was heard as."""
+
+    def describe(self) -> str:
+        """A short name for start-up sentences ("PocketSphinx", "Vosk vosk-model-small-de")."""
+
+
+def hypotheses(transcript: Transcript, vocab: Vocabulary) -> list[Hypothesis]:
+    """The transcript as the matcher's n-best list."""
+    from voice.matcher import Hypothesis
+
+    return [Hypothesis(vocab.normalize(text), conf) for text, conf in transcript.nbest]
+
+
+def make_recognizer(
+    settings: Settings,
+    vocab: Vocabulary,
+    *,
+    backend: str | None = None,
+    model_path: str | Path | None = None,
+    extra_words: Sequence[str] = (),
+) -> Recognizer:
+    """The configured recogniser (``[speech] recognizer``), or ``backend`` if given.
+
+    ``model_path`` overrides ``[speech] vosk_model`` for Vosk. ``extra_words`` are words beyond
+    the vocabulary that contexts may use (e.g. articles in "wo ist der Springer").
+    Raises :class:`RecognizerError` with a message a user can act on.
+    """
+    name = backend or settings.speech.recognizer
+    if name == "sphinx":
+        from voice.recognizers.sphinx import SphinxRecognizer
+
+        return SphinxRecognizer(vocab, nbest=settings.speech.nbest, extra_words=extra_words)
+    if name == "vosk":
+        from voice.recognizers.vosk import VoskRecognizer, resolve_model
+
+        path = Path(model_path) if model_path else resolve_model(settings.speech.vosk_model)
+        return VoskRecognizer(path, vocab, nbest=settings.speech.nbest, extra_words=extra_words)
+    raise RecognizerError(f"unknown recogniser {name!r} (use 'sphinx' or 'vosk')")

@@ -1,0 +1,118 @@
+"""What the recogniser may hear now, as a word graph (PocketSphinx) or a word list (Vosk).
+
+A position's phrase table holds hundreds of phrases (every legal move in every accepted form).
+Listing them as alternatives makes a large grammar that is slow to search; most of them share
+beginnings ("Springer Felix ...") and endings ("... Anna acht Dame"). :func:`word_graph` folds
+them into a minimal acyclic graph: a prefix tree whose identical sub-trees are merged, so each
+word of each position is searched once. "Schach"/"matt" may follow any phrase, as people say
+them and the matcher ignores them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import chess
+
+from voice.phrases import phrase_table
+from voice.vocabulary import CHECK_WORD, MATE_WORD, Phrase, Vocabulary
+
+TRAILING_WORDS: tuple[str, ...] = (CHECK_WORD, MATE_WORD)
+"""Words that may end any phrase without changing it."""
+
+
+@dataclass(frozen=True)
+class WordGraph:
+    """An acyclic word graph: ``transitions`` are ``(from, to, word)``; ``word`` None is an
+    empty step. Every path from ``start`` to ``final`` spells one allowed phrase."""
+
+    start: int
+    final: int
+    transitions: tuple[tuple[int, int, str | None], ...]
+
+    def words(self) -> frozenset[str]:
+        return frozenset(word for _, _, word in self.transitions if word is not None)
+
+
+def word_graph(phrases: Iterable[Phrase], trailing: Iterable[str] = TRAILING_WORDS) -> WordGraph:
+    """The minimal graph of ``phrases``, each optionally followed by one ``trailing`` word."""
+    # 1. A prefix tree; node 0 is the root, ``ends`` the nodes where a phrase is complete.
+    children: list[dict[str, int]] = [{}]
+    ends: set[int] = set()
+    for phrase in set(phrases):
+        if not phrase:
+            continue
+        node = 0
+        for word in phrase:
+            nxt = children[node].get(word)
+            if nxt is None:
+                nxt = len(children)
+                children[node][word] = nxt
+                children.append({})
+            node = nxt
+        ends.add(node)
+    # 2. Merge equal sub-trees (same "complete here" flag and same labelled children), leaves up.
+    Signature = tuple[bool, tuple[tuple[str, int], ...]]
+    signature_ids: dict[Signature, int] = {}
+    canonical: dict[int, int] = {}
+
+    def visit(node: int) -> int:
+        # Iterative post-order would avoid recursion, but phrases are at most ~10 words deep.
+        kids = tuple(sorted((word, visit(child)) for word, child in children[node].items()))
+        signature: Signature = (node in ends, kids)
+        merged = signature_ids.setdefault(signature, len(signature_ids) + 2)
+        canonical[node] = merged
+        return merged
+
+    root = visit(0)
+    # 3. Emit: merged ids start at 2; 0 = start, 1 = final (after the optional trailing word).
+    done: set[int] = set()
+    transitions: list[tuple[int, int, str | None]] = [(0, root, None)]
+    before_trailing = len(signature_ids) + 2
+    for signature, state in signature_ids.items():
+        if state in done:
+            continue
+        done.add(state)
+        complete, kids = signature
+        for word, child in kids:
+            transitions.append((state, child, word))
+        if complete:
+            transitions.append((state, before_trailing, None))
+    trailing_words = tuple(trailing)
+    transitions.append((before_trailing, 1, None))
+    for word in trailing_words:
+        transitions.append((before_trailing, 1, word))
+    return WordGraph(0, 1, tuple(transitions))
+
+
+def jsgf(phrases: Iterable[Phrase], trailing: Iterable[str] = TRAILING_WORDS) -> str:
+    """The same language as a JSGF grammar text (readable; for tools and for checking)."""
+    alternatives = " | ".join(
+        f"( {' '.join(phrase)} )" for phrase in sorted(set(phrases)) if phrase
+    )
+    tail = " | ".join(trailing)
+    rule = f"( {alternatives} )" + (f" [ {tail} ]" if tail else "")
+    return f"#JSGF V1.0;\ngrammar chess;\npublic <utterance> = {rule};\n"
+
+
+def word_list(phrases: Iterable[Phrase], trailing: Iterable[str] = TRAILING_WORDS) -> list[str]:
+    """Every word of ``phrases`` (and the trailing words), sorted: a Vosk grammar."""
+    return sorted({word for phrase in phrases for word in phrase} | set(trailing))
+
+
+def command_phrases(vocab: Vocabulary) -> frozenset[Phrase]:
+    """Every command phrase of the vocabulary's command set (rules.md §7)."""
+    return frozenset(phrase for phrases in vocab.commands.values() for phrase in phrases)
+
+
+def position_phrases(
+    board: chess.Board, vocab: Vocabulary, *, commands: bool = True
+) -> frozenset[Phrase]:
+    """What the blind player may say on their turn: every legal move's phrases plus, unless
+    ``commands`` is False, the command phrases (the session builds the same set, adding
+    numbers while choices are offered)."""
+    phrases = set(phrase_table(board, vocab).phrases)
+    if commands:
+        phrases |= command_phrases(vocab)
+    return frozenset(phrases)
