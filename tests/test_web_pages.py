@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import get_args
 
+import httpx
 import pytest
 from web_harness import live_game
 
@@ -14,7 +15,7 @@ from voice.config import Settings
 from voice.messages import catalogue
 from voice.web.protocol import ErrorCode
 from voice.web.run import announce, qr_text
-from voice.web.server import STATIC, direction, render_page
+from voice.web.server import STATIC, direction, lan_address, render_page
 
 PAGES = ("play.html", "arbiter.html", "watch.html")
 LANGUAGES = ("de", "en")
@@ -83,3 +84,14 @@ def test_the_qr_code_is_drawn_with_blocks() -> None:
     drawing = qr_text("http://192.168.1.20:8765/play?key=abc").splitlines()
     assert len(drawing) > 10 and all(len(row) == len(drawing[0]) for row in drawing)
     assert set("".join(drawing)) <= {" ", "\xa0", "█", "▀", "▄"}
+
+
+def test_on_the_local_network_the_pages_are_served_at_the_computers_address(
+    settings: Settings, tmp_path: Path
+) -> None:
+    address = lan_address()
+    with live_game(settings, tmp_path, bind=address) as game:
+        url = game.url("opponent")
+        assert url.startswith(f"http://{address}:{game.server.port}/play?key=")
+        assert httpx.get(url).status_code == 200
+        assert httpx.get(url.replace("/play?", "/arbiter?")).status_code == 403

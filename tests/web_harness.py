@@ -23,8 +23,10 @@ from voice.web.background import BackgroundGame
 class LiveGame(BackgroundGame):
     """A served game that keeps every output in :meth:`seen` and speaks for the blind side."""
 
-    def __init__(self, settings: Settings, setup: Setup, journal_path: Path) -> None:
-        super().__init__(settings, setup, journal_path)
+    def __init__(
+        self, settings: Settings, setup: Setup, journal_path: Path, *, bind: str = "127.0.0.1"
+    ) -> None:
+        super().__init__(settings, setup, journal_path, bind=bind)
         self._outputs: list[OutputEvent] = []
         self._lock = threading.Lock()
         self.subscribe(self._keep)
@@ -51,11 +53,13 @@ class LiveGame(BackgroundGame):
 
 
 @contextmanager
-def live_game(settings: Settings, tmp: Path, **setup: Any) -> Iterator[LiveGame]:
+def live_game(
+    settings: Settings, tmp: Path, *, bind: str = "127.0.0.1", **setup: Any
+) -> Iterator[LiveGame]:
     """A started game (White blind, 15 minutes + 10 s unless ``setup`` says otherwise)."""
     values: dict[str, Any] = {"mode": "game", "blind": "white", "time_control": "900+10"}
     values.update(setup)
-    game = LiveGame(settings, Setup(**values), tmp / "journal.jsonl")
+    game = LiveGame(settings, Setup(**values), tmp / "journal.jsonl", bind=bind)
     game.start()
     try:
         yield game

@@ -27,16 +27,20 @@ TIMEOUT = 30.0
 
 
 class BackgroundGame:
-    """One game on 127.0.0.1 with an ephemeral port, journaled to ``journal_path``."""
+    """One game on ``bind`` (127.0.0.1) with an ephemeral port, journaled to ``journal_path``."""
 
-    def __init__(self, settings: Settings, setup: Setup, journal_path: Path) -> None:
+    def __init__(
+        self, settings: Settings, setup: Setup, journal_path: Path, *, bind: str = "127.0.0.1"
+    ) -> None:
         self.settings = settings
         self.setup = setup
         self.journal = Journal.create(journal_path, setup)
         self.session = GameSession(setup, settings)
         self.host = GameHost(self.session, record=self.journal.append)
         self.secrets = Secrets.generate(open_spectators=settings.web.open_spectators)
-        self.server = WebServer(self.host, settings, self.secrets, journal_path=journal_path)
+        self.server = WebServer(
+            self.host, settings, self.secrets, bind=bind, journal_path=journal_path
+        )
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self._subscribers: list[Subscriber] = []

@@ -10,11 +10,12 @@ it before the session sees it; the session's outputs come back through :class:`H
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import json
 import re
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -247,6 +248,17 @@ def lan_address() -> str:
     return address
 
 
+WILDCARDS = frozenset({"0.0.0.0", "::", ""})
+
+
+class _EmbeddedServer(uvicorn.Server):
+    """uvicorn inside the game's program: Ctrl-C belongs to the program, not to the server."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
 @dataclass
 class WebServer:
     """uvicorn serving one game's app on a socket we bind ourselves (port 0 = any free one)."""
@@ -264,19 +276,27 @@ class WebServer:
         self.app: Starlette | None = None
 
     async def start(self) -> None:
-        """Bind, start serving, and return once the server accepts connections."""
-        hosts = sorted({self.bind, "127.0.0.1", "localhost"})
+        """Bind, start serving, and return once the server accepts connections.
+
+        Raises OSError (e.g. the port is taken) before anything is attached to the game.
+        """
+        family = socket.AF_INET6 if ":" in self.bind else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((self.bind, self.port))
+        except OSError:
+            sock.close()
+            raise
+        self.port = sock.getsockname()[1]
+        names = {self.bind, self.public_host, "127.0.0.1", "localhost", "::1"}
         self.app = create_app(
             self.host,
             self.settings,
             self.secrets,
             journal_path=self.journal_path,
-            allowed_hosts=hosts,
+            allowed_hosts=sorted(names - WILDCARDS),
         )
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self.bind, self.port))
-        self.port = sock.getsockname()[1]
         config = uvicorn.Config(
             self.app,
             log_level="warning",
@@ -284,16 +304,22 @@ class WebServer:
             lifespan="off",
             ws_max_size=WS_MAX_BYTES,
         )
-        self._server = uvicorn.Server(config)
+        self._server = _EmbeddedServer(config)
         self._task = asyncio.get_running_loop().create_task(self._server.serve(sockets=[sock]))
         while not self._server.started:
             if self._task.done():
                 self._task.result()  # raises what stopped it
             await asyncio.sleep(0.01)
 
+    @property
+    def public_host(self) -> str:
+        """The address others reach us at: the bound one, or the LAN one for a wildcard."""
+        return lan_address() if self.bind in WILDCARDS else self.bind
+
     def url(self, role: Role) -> str:
         """The address a role's page is opened with, its secret included where one is needed."""
-        base = f"http://{self.bind}:{self.port}/{PAGE_OF_ROLE[role]}"
+        host = f"[{self.public_host}]" if ":" in self.public_host else self.public_host
+        base = f"http://{host}:{self.port}/{PAGE_OF_ROLE[role]}"
         if role == "spectator" and self.secrets.open_spectators:
             return base
         return f"{base}?key={self.secrets.secret_of(role)}"
