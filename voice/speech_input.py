@@ -24,6 +24,16 @@ from voice.vocabulary import Phrase, Vocabulary
 _POLL_S = 0.2
 
 
+def recognizer_for(settings: Settings, vocab: Vocabulary) -> Any:
+    """The configured recogniser, knowing every word the session's phrases may use."""
+    from voice.recognizers import make_recognizer
+    from voice.session import WHERE_ARTICLES
+
+    # "wo ist der Springer", "wo sind die Bauern": articles and plurals beyond the vocabulary.
+    extra = sorted({*WHERE_ARTICLES, *WHERE_ARTICLES.values()} - vocab.all_words())
+    return make_recognizer(settings, vocab, extra_words=extra)
+
+
 class SpeechInput:
     """Microphone + recogniser as an input source of the app (see :class:`voice.app.App`)."""
 
@@ -31,9 +41,7 @@ class SpeechInput:
 
     def __init__(self, settings: Settings, vocab: Vocabulary, speaker: Any = None) -> None:
         self.listener = Listener(settings, speaker=speaker)  # no microphone: raises here
-        from voice.recognizers import make_recognizer
-
-        self.recognizer = make_recognizer(settings, vocab)
+        self.recognizer = recognizer_for(settings, vocab)
         self.speaker = speaker
         self.vocab = vocab
         self._stop_phrases: frozenset[Phrase] = frozenset(

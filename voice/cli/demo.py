@@ -42,7 +42,9 @@ HELP = (
 # The demo game: the blind player (White) mates in four; every kind of phrase the program must
 # understand appears once: pawn move, piece moves, a Cesar square, a capture with mate.
 GAME: tuple[str, ...] = ("e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7")
-RATES = (0, -25, -45)  # words per minute added to the voice's rate on each repetition
+# Words per minute of the demo player's voice, first try and each repetition: a clear, slightly
+# slow speaker, as a player talking to a machine tends to be.
+RATES = (150, 140, 120)
 OPPONENT_THINKS_S = 0.8
 SAMPLE_RATE = 16000
 
@@ -101,6 +103,7 @@ class Demo:
         self.speaker: Any = None
         self.audio = args.audio
         self.recognised = 0
+        self.why = ""
         self.blind_moves = 0
 
     def text(self, key: str, **params: Any) -> str:
@@ -113,9 +116,9 @@ class Demo:
     # -- parts ----------------------------------------------------------------------------
 
     def open(self) -> None:
-        from voice.recognizers import make_recognizer
+        from voice.speech_input import recognizer_for
 
-        self.recognizer = make_recognizer(self.settings, self.session.vocab)
+        self.recognizer = recognizer_for(self.settings, self.session.vocab)
         if self.audio:
             try:
                 from voice.speak import Speaker
@@ -148,8 +151,7 @@ class Demo:
         from voice.audio import resample
         from voice.speak import render
 
-        rate = max(80, self.settings.speech.rate + RATES[attempt])
-        voiced = override(self.settings, speech={"rate": rate})
+        voiced = override(self.settings, speech={"rate": RATES[attempt]})
         samples, sample_rate = render(speakable(words, self.language), voiced)
         if self.speaker is not None:
             self.speaker.wait_idle(timeout=20)
@@ -177,6 +179,7 @@ class Demo:
             heard = tuple((str(t), float(c)) for t, c in transcript.nbest)
             if not transcript.complete:
                 heard = ()
+            self.why = "" if heard else _why(transcript)
             start = len(self.outputs)
             await self.host.submit(partial(BlindSpeech, nbest=heard))
             batch = self.outputs[start:]
@@ -210,7 +213,9 @@ class Demo:
         )
 
     def _print_line(self, line: Line, attempt: int) -> None:
-        heard = ", ".join(f"„{text}“ {conf:.2f}" for text, conf in line.heard[:3]) or "—"
+        heard = ", ".join(f"„{text}“ {conf:.2f}" for text, conf in line.heard[:3])
+        if not heard:
+            heard = self.text("nothing", why=self.why) if self.why else "—"
         prefix = self.text("again") if attempt else ""
         self.print(self.text("said", prefix=prefix, words=line.said))
         self.print(self.text("heard", heard=heard, ms=round(line.decode_ms)))
@@ -282,6 +287,13 @@ def _refused(batch: Sequence[OutputEvent]) -> bool:
     return any(isinstance(o, Refused) for o in batch) or not any(
         isinstance(o, Say) and o.text.endswith("?") for o in batch
     )
+
+
+def _why(transcript: Any) -> str:
+    """What the recogniser said about an utterance it could not take as a phrase."""
+    reason = str(getattr(transcript, "reason", ""))
+    partial = str(getattr(transcript, "partial", ""))
+    return f"{reason}: {partial}" if partial else reason
 
 
 def _clock(ms: int) -> str:
