@@ -120,7 +120,7 @@ class SphinxRecognizer:
                 dict=str(dictionary),
                 fdict=str(fillers),
                 lm=None,
-                loglevel="ERROR",
+                loglevel="FATAL",
                 bestpath=False,
                 topn=TOP_N,
             )
@@ -133,7 +133,6 @@ class SphinxRecognizer:
         self._serial = 0
         self._lock = threading.Lock()
         self._stream: list[np.ndarray] | None = None
-        self._stream_started = 0.0
         self._last_partial: str | None = None
 
     def describe(self) -> str:
@@ -180,24 +179,31 @@ class SphinxRecognizer:
         started = time.perf_counter()
         pcm = as_pcm16(audio, sample_rate)
         with self._lock:
-            if not self._allowed:
-                return Transcript((), True, _ms(started), reason="silence")
-            padded, speech = _padded(pcm)
-            if not speech.any():
-                return Transcript((), True, _ms(started), reason="silence")
-            self._decoder.start_utt()
-            self._decoder.process_raw(padded.tobytes(), False, True)
-            self._decoder.end_utt()
-            return self._transcript(speech, started)
+            return self._decode(pcm, started)
+
+    def _decode(self, pcm: np.ndarray, started: float) -> Transcript:
+        """Decode a whole utterance in batch mode (lock held): the cepstral mean comes from the
+        utterance itself, which is more accurate than the running estimate of live decoding."""
+        if not self._allowed:
+            return Transcript((), True, _ms(started), reason="silence")
+        padded, speech = _padded(pcm)
+        if not speech.any():
+            return Transcript((), True, _ms(started), reason="silence")
+        # Fresh feature state (noise estimate, cepstral mean) per utterance: the result must not
+        # depend on what was heard before, or the same words could be a move only sometimes.
+        self._decoder.reinit_feat()
+        self._decoder.start_utt()
+        self._decoder.process_raw(padded.tobytes(), False, True)
+        self._decoder.end_utt()
+        return self._transcript(speech, started)
 
     def _transcript(self, speech: np.ndarray, started: float) -> Transcript:
         """Read the decoder's result for the utterance just ended (lock held)."""
         decoder = self._decoder
         hyp = decoder.hyp()
         text = _clean(hyp.hypstr) if hyp is not None else ""
-        if not text:
-            return Transcript((), True, _ms(started), reason="silence")
-        if not self._is_complete(text):
+        if not text or not self._is_complete(text):
+            # Speech but no path to the grammar's end: the audio stopped mid-phrase.
             return Transcript((), False, _ms(started), partial=text, reason="partial")
         covered = np.zeros(len(speech), dtype=bool)
         for segment in decoder.seg() or ():
@@ -221,6 +227,8 @@ class SphinxRecognizer:
         for index, hypothesis in enumerate(self._decoder.nbest()):
             if index >= _NBEST_SCAN or len(seen) >= self.nbest:
                 break
+            if hypothesis is None:
+                continue
             words = _clean(hypothesis.hypstr)
             if words and words not in seen and self._is_complete(words):
                 seen[words] = min(_log_score(hypothesis.score), best_score)
@@ -235,9 +243,10 @@ class SphinxRecognizer:
     # -- streaming --------------------------------------------------------------------------
 
     def start(self) -> None:
+        """Streaming decodes live for the words-so-far; :meth:`finish` decodes the whole
+        utterance once more in batch mode, which is what counts."""
         with self._lock:
             self._stream = []
-            self._stream_started = time.perf_counter()
             self._last_partial = None
             self._decoder.start_utt()
             lead = _quiet(int(PAD_S * RATE), seed=0)
@@ -258,19 +267,14 @@ class SphinxRecognizer:
             return None
 
     def finish(self) -> Transcript:
+        started = time.perf_counter()
         with self._lock:
             if self._stream is None:
                 raise RuntimeError("finish() before start()")
             pcm = np.concatenate(self._stream) if self._stream else np.zeros(0, np.int16)
             self._stream = None
-            tail = _quiet(int(PAD_S * RATE), seed=1)
-            self._decoder.process_raw(tail.tobytes(), False, False)
             self._decoder.end_utt()
-            _, speech = _padded(pcm)
-            started = time.perf_counter()
-            if not speech.any():
-                return Transcript((), True, _ms(started), reason="silence")
-            return self._transcript(speech, started)
+            return self._decode(pcm, started)
 
 
 def _quiet(count: int, seed: int) -> np.ndarray:

@@ -1,0 +1,123 @@
+"""PocketSphinx, for real: synthesized German speech, per-position word graphs, rejection."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import chess
+import numpy as np
+import pytest
+from speech_audio import needs_espeak, synthesize
+
+from voice.config import Settings
+from voice.matcher import Decision, match_move
+from voice.recognizers import RecognizerError, hypotheses, make_recognizer
+from voice.recognizers.grammar import position_phrases
+from voice.recognizers.sphinx import SphinxRecognizer
+from voice.vocabulary import Vocabulary
+
+pytestmark = needs_espeak
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> SphinxRecognizer:
+    return SphinxRecognizer(Vocabulary.default())
+
+
+def test_a_spoken_move_in_the_start_position_is_accepted(
+    recognizer: SphinxRecognizer, tmp_path: Path, settings: Settings, vocab: Vocabulary
+) -> None:
+    board = chess.Board()
+    recognizer.set_context(position_phrases(board, vocab))
+    transcript = recognizer.recognize(synthesize("Springer Felix drei", tmp_path), 16000)
+    assert transcript.complete
+    assert transcript.best == "springer felix drei"
+    assert 0 < transcript.nbest[0][1] <= 1
+    result = match_move(board, hypotheses(transcript, vocab), vocab, settings.matching)
+    assert result.decision == Decision.ACCEPT
+    assert result.move == chess.Move.from_uci("g1f3")
+
+
+def test_the_grammar_only_holds_what_may_be_said_now(
+    recognizer: SphinxRecognizer, tmp_path: Path
+) -> None:
+    """With only yes/no allowed, a move cannot be heard: the words are not in the graph."""
+    recognizer.set_context([("ja",), ("nein",)])
+    audio = synthesize("Springer Felix drei", tmp_path)
+    transcript = recognizer.recognize(audio, 16000)
+    assert all(text in ("ja", "nein") for text, _ in transcript.nbest)
+
+
+def test_a_phrase_cut_short_is_incomplete_and_never_a_move(
+    recognizer: SphinxRecognizer, tmp_path: Path
+) -> None:
+    recognizer.set_context([("turm", "anna", "eins"), ("turm", "hector", "acht")])
+    transcript = recognizer.recognize(synthesize("Turm Anna", tmp_path), 16000)
+    assert transcript.nbest == ()
+    assert transcript.reason == "partial"
+    assert not transcript.complete
+
+
+def test_german_small_talk_is_not_turned_into_a_move(
+    recognizer: SphinxRecognizer, tmp_path: Path, vocab: Vocabulary
+) -> None:
+    recognizer.set_context(position_phrases(chess.Board(), vocab))
+    sentence = synthesize("Ich hätte gerne einen Kaffee mit Milch und Zucker.", tmp_path)
+    transcript = recognizer.recognize(sentence, 16000)
+    assert transcript.nbest == ()
+    assert transcript.reason == "out-of-grammar"
+
+
+def test_silence_and_steady_noise_are_nothing_heard(
+    recognizer: SphinxRecognizer, vocab: Vocabulary
+) -> None:
+    recognizer.set_context(position_phrases(chess.Board(), vocab))
+    rng = np.random.default_rng(7)
+    for audio in (np.zeros(16000, np.int16), rng.normal(0, 2000, 24000).astype(np.int16)):
+        transcript = recognizer.recognize(audio, 16000)
+        assert transcript.nbest == ()
+        assert transcript.reason == "silence"
+
+
+def test_streamed_chunks_give_the_same_result_as_the_whole_utterance(
+    recognizer: SphinxRecognizer, tmp_path: Path, vocab: Vocabulary
+) -> None:
+    recognizer.set_context(position_phrases(chess.Board(), vocab))
+    audio = synthesize("Bauer Eva vier", tmp_path)
+    recognizer.start()
+    partials = [recognizer.accept(audio[i : i + 1600], 16000) for i in range(0, len(audio), 1600)]
+    streamed = recognizer.finish()
+    assert any(p for p in partials), "the words heard so far are reported while streaming"
+    assert streamed.best == recognizer.recognize(audio, 16000).best == "bauer eva vier"
+
+
+def test_audio_at_another_rate_is_resampled(
+    recognizer: SphinxRecognizer, tmp_path: Path, vocab: Vocabulary
+) -> None:
+    recognizer.set_context(position_phrases(chess.Board(), vocab))
+    audio = synthesize("Springer Felix drei", tmp_path).astype(np.float32) / 32768
+    at_48k = np.interp(np.arange(len(audio) * 3) / 3, np.arange(len(audio)), audio)
+    assert recognizer.recognize(at_48k, 48000).best == "springer felix drei"
+
+
+def test_a_context_word_outside_the_lexicon_is_spelt_by_rules(
+    recognizer: SphinxRecognizer, tmp_path: Path
+) -> None:
+    recognizer.set_context([("alpha", "drei"), ("bravo", "vier")])
+    assert recognizer.recognize(synthesize("Alpha drei", tmp_path), 16000).best == "alpha drei"
+
+
+def test_switching_back_to_an_earlier_context_reuses_its_search(
+    recognizer: SphinxRecognizer, vocab: Vocabulary
+) -> None:
+    start = position_phrases(chess.Board(), vocab)
+    recognizer.set_context(start)
+    first = recognizer._searches[start]
+    recognizer.set_context([("ja",), ("nein",)])
+    recognizer.set_context(start)
+    assert recognizer._searches[start] == first
+
+
+def test_an_unknown_backend_is_a_clear_error(settings: Settings, vocab: Vocabulary) -> None:
+    with pytest.raises(RecognizerError, match="unknown recogniser 'julius'"):
+        make_recognizer(settings, vocab, backend="julius")

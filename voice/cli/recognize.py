@@ -1,0 +1,131 @@
+"""``voice-chess recognize``: a recorded utterance in a position → what the program would do.
+
+``--fen FEN FILE.wav`` prints one JSON object: ``decision``, ``move``, ``candidates`` (as
+``voice-chess parse`` gives them), ``heard`` (the recogniser's n-best list with confidences),
+``decode_ms``, and ``command`` when a command phrase was heard instead of a move.
+``--batch FILE`` reads JSON lines ``{"id", "fen", "wav"}`` and writes one object per line with
+its ``id`` (a bad line gives ``{"id", "error"}`` and the others go on). WAV files of any common
+rate, sample format and channel count are accepted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import chess
+
+from voice.cli.parse import result_json
+from voice.config import Settings
+from voice.matcher import match_move
+from voice.recognizers import Recognizer, RecognizerError, hypotheses, make_recognizer
+from voice.recognizers.grammar import position_phrases
+from voice.vocabulary import Vocabulary
+from voice.wavio import RATE, WavError, load_for_recognition
+
+NAME = "recognize"
+HELP = "recognise a WAV recording of a spoken move in a position and print the decision as JSON"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("wav", nargs="?", help="the recording (WAV, any rate and channel count)")
+    parser.add_argument(
+        "--fen", default=chess.STARTING_FEN, help="the position (default: the start position)"
+    )
+    parser.add_argument(
+        "--batch",
+        metavar="FILE",
+        help='JSON lines {"id", "fen", "wav"} ("-" reads standard input); one result per line',
+    )
+    parser.add_argument(
+        "--backend", choices=("sphinx", "vosk"), help="default: [speech] recognizer"
+    )
+    parser.add_argument("--model", metavar="PATH", help="Vosk model folder or name")
+
+
+def recognize_one(
+    recognizer: Recognizer, fen: str, wav: str | Path, vocab: Vocabulary, settings: Settings
+) -> dict[str, Any]:
+    """One recording in one position → the JSON object (raises ValueError for bad input)."""
+    try:
+        board = chess.Board(fen)
+    except ValueError as error:
+        raise ValueError(f"bad FEN {fen!r}: {error}") from None
+    if not board.is_valid():
+        raise ValueError(f"bad FEN {fen!r}: not a legal chess position")
+    try:
+        audio = load_for_recognition(wav)
+    except FileNotFoundError:
+        raise ValueError(f"{wav}: no such file") from None
+    except WavError as error:
+        raise ValueError(str(error)) from None
+    recognizer.set_context(position_phrases(board, vocab))
+    transcript = recognizer.recognize(audio, RATE)
+    result = match_move(board, hypotheses(transcript, vocab), vocab, settings.matching)
+    out = result_json(board, result, vocab, settings.language.blind)
+    out["heard"] = [{"text": text, "confidence": conf} for text, conf in transcript.nbest]
+    out["decode_ms"] = transcript.decode_ms
+    if not transcript.complete:
+        out["partial"] = transcript.partial
+    if transcript.reason:
+        out["reason"] = transcript.reason
+    command = vocab.command_for(tuple(transcript.best.split())) if transcript.nbest else None
+    if command is not None:
+        out["command"] = command
+    return out
+
+
+def _lines(path: str) -> Iterator[str]:
+    if path == "-":
+        yield from sys.stdin
+        return
+    with open(path, encoding="utf-8") as handle:
+        yield from handle
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    if not args.batch and not args.wav:
+        print("voice-chess recognize: give a WAV file or --batch FILE", file=sys.stderr)
+        return 2
+    vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+    try:
+        recognizer = make_recognizer(settings, vocab, backend=args.backend, model_path=args.model)
+    except RecognizerError as error:
+        print(f"voice-chess recognize: {error}", file=sys.stderr)
+        return 1
+    if not args.batch:
+        try:
+            out = recognize_one(recognizer, args.fen, args.wav, vocab, settings)
+        except ValueError as error:
+            print(f"voice-chess recognize: {error}", file=sys.stderr)
+            return 1
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    failed = False
+    try:
+        lines = list(_lines(args.batch))
+    except OSError as error:
+        print(f"voice-chess recognize: {args.batch}: {error.strerror}", file=sys.stderr)
+        return 1
+    base = Path(args.batch).parent if args.batch != "-" else Path.cwd()
+    for line in lines:
+        if not line.strip():
+            continue
+        ident: Any = None
+        try:
+            item = json.loads(line)
+            ident = item.get("id")
+            wav = Path(item["wav"])
+            out = recognize_one(
+                recognizer, item.get("fen", chess.STARTING_FEN), base / wav, vocab, settings
+            )
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            failed = True
+            reason = f"missing key {error}" if isinstance(error, KeyError) else str(error)
+            out = {"error": reason}
+        print(json.dumps({"id": ident, **out}, ensure_ascii=False), flush=True)
+    return 1 if failed else 0
