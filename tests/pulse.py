@@ -300,6 +300,19 @@ def espeak(text: str, voice: str = "de", rate: int = 16000, speed: int = 150) ->
             return np.frombuffer(handle.readframes(handle.getnframes()), dtype=np.int16).copy()
 
 
+def noise(kind: str, seconds: float, volume: float, rate: int = 16000) -> np.ndarray:
+    """Repeatable sox noise (``pinknoise``, ``whitenoise``, ``brownnoise``) as int16 mono."""
+    raw = subprocess.run(
+        [
+            *("sox", "-R", "-n", "-r", str(rate), "-c", "1", "-b", "16", "-t", "raw", "-"),
+            *("synth", str(seconds), kind, "vol", str(volume)),
+        ],
+        capture_output=True,
+        check=True,
+    ).stdout
+    return np.frombuffer(raw, dtype=np.int16)
+
+
 def similarity(heard: np.ndarray, sent: np.ndarray) -> float:
     """Peak normalised cross-correlation of two int16 signals (1.0 = the same sound)."""
     a, b = heard.astype(np.float64), sent.astype(np.float64)

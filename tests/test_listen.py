@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import queue
-import subprocess
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pytest
-from pulse import PulseAudio, espeak, similarity
+from pulse import PulseAudio, espeak, noise, similarity
 
 from voice.audio import NoInputDeviceError
 from voice.config import Settings, override
@@ -24,18 +23,6 @@ LEAD = 0.5  # seconds of silence played before the speech
 
 def silence(seconds: float) -> np.ndarray:
     return np.zeros(int(seconds * RATE), dtype=np.int16)
-
-
-def noise(kind: str, seconds: float, volume: float) -> np.ndarray:
-    raw = subprocess.run(
-        [
-            *("sox", "-R", "-n", "-r", str(RATE), "-c", "1", "-b", "16", "-t", "raw", "-"),
-            *("synth", str(seconds), kind, "vol", str(volume)),
-        ],
-        capture_output=True,
-        check=True,
-    ).stdout
-    return np.frombuffer(raw, dtype=np.int16)
 
 
 def speech_bounds(samples: np.ndarray) -> tuple[float, float]:

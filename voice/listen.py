@@ -13,6 +13,7 @@ An utterance starts when enough loud frames, some of them voiced, fall in a shor
 ends after ``[audio] end_of_utterance`` seconds without loud frames. When a recogniser says the
 words so far already form a complete phrase (:meth:`Listener.set_completion_check`), a shorter
 pause (``[audio] early_end_of_utterance``) ends it: that is what keeps the answer quick.
+:class:`EndPointer` does all this without a device, so files can be cut the same way.
 
 Half-duplex (``[audio] half_duplex``, the default): what the microphone hears while the program
 speaks, and for ``[audio] echo_tail`` seconds after, is never normal input. Such utterances go
@@ -137,6 +138,174 @@ class _Frame:
     gated: bool  # the program was audible
 
 
+class EndPointer:
+    """Voice-activity detection and end-pointing, with no device and no thread.
+
+    Feed 16 kHz int16 audio with the time of its first sample (:meth:`push`); complete
+    utterances come back. The :class:`Listener` feeds it from the microphone; tests and the
+    ASR benchmark can feed it from files. ``gated`` marks audio heard while the program spoke.
+    """
+
+    def __init__(
+        self,
+        *,
+        end_of_utterance: float = 0.6,
+        early_end_of_utterance: float = 0.25,
+        completion: Callable[[np.ndarray], bool] | None = None,
+    ) -> None:
+        self.end_of_utterance = end_of_utterance
+        self.early_end_of_utterance = min(early_end_of_utterance, end_of_utterance)
+        self.completion = completion
+        self.noise_floor_db = 0.0
+        self.level_db = 0.0  # loudness of the latest frame, for a level meter
+        self._floor_known = False
+        self._pending = np.zeros(0, dtype=np.int16)
+        self._pending_at = 0.0
+        self._history = np.zeros(_WINDOW, dtype=np.int16)
+        self.recent: deque[_Frame] = deque(maxlen=int(_PRE_ROLL / _FRAME_SECONDS) + _ONSET_FRAMES)
+        self._speech: list[_Frame] | None = None
+        self._last_loud = 0  # index in _speech of the last loud frame
+        self._voiced = 0
+        self._lead_frames = 0
+        self._checked_for = -1
+        self._ended_at = float("-inf")
+
+    @property
+    def in_utterance(self) -> bool:
+        return self._speech is not None
+
+    def push(self, samples: np.ndarray, at: float, gated: bool = False) -> list[Utterance]:
+        """Audio of any length starting at monotonic time ``at``; returns finished utterances."""
+        if len(self._pending) == 0:
+            self._pending_at = at
+        self._pending = np.concatenate([self._pending, np.asarray(samples, dtype=np.int16)])
+        done: list[Utterance] = []
+        while len(self._pending) >= FRAME:
+            frame, self._pending = self._pending[:FRAME], self._pending[FRAME:]
+            found = self.push_frame(self.frame(frame, self._pending_at, gated))
+            self._pending_at += _FRAME_SECONDS
+            if found is not None:
+                done.append(found)
+        return done
+
+    def finish(self) -> list[Utterance]:
+        """The input ended: close an utterance in progress as if silence followed."""
+        done: list[Utterance] = []
+        at = self._pending_at
+        for _ in range(int(self.end_of_utterance / _FRAME_SECONDS) + 1):
+            if self._speech is None:
+                break
+            found = self.push_frame(self.frame(np.zeros(FRAME, np.int16), at, False))
+            at += _FRAME_SECONDS
+            if found is not None:
+                done.append(found)
+        return done
+
+    def frame(self, samples: np.ndarray, at: float, gated: bool) -> _Frame:
+        """Measure one 20 ms frame (keeps the 50 ms history voicing needs)."""
+        self._history = np.concatenate([self._history[FRAME:], samples])
+        level = frame_level_db(samples)
+        self.level_db = level
+        voiced = level > _MIN_LEVEL_DB and voicing(self._history) > _VOICED
+        return _Frame(samples, at, level, voiced, gated)
+
+    def push_frame(self, frame: _Frame) -> Utterance | None:
+        self.recent.append(frame)
+        if self._speech is None:
+            self._adapt_floor(frame)
+            self._maybe_start()
+            return None
+        return self._continue(frame)
+
+    def abandon(self) -> None:
+        """Forget an utterance in progress (push-to-talk took over)."""
+        self._speech = None
+
+    def loud(self, frame: _Frame, margin: float = _SUSTAIN_DB) -> bool:
+        return frame.level > max(self.noise_floor_db + margin, _MIN_LEVEL_DB)
+
+    # -- internals ----------------------------------------------------------------------------
+
+    def _adapt_floor(self, frame: _Frame) -> None:
+        if frame.gated:
+            return  # our own voice is not the room's noise
+        if not self._floor_known:
+            self.noise_floor_db, self._floor_known = frame.level, True
+            return
+        rate = _FLOOR_UP if frame.level > self.noise_floor_db else _FLOOR_DOWN
+        self.noise_floor_db += rate * (frame.level - self.noise_floor_db)
+
+    def _maybe_start(self) -> None:
+        window = [f for f in list(self.recent)[-_ONSET_FRAMES:] if f.at > self._ended_at]
+        loud = [f for f in window if self.loud(f, _ONSET_DB)]
+        voiced = [f for f in loud if f.voiced]
+        if len(loud) < _ONSET_LOUD or len(voiced) < _ONSET_VOICED:
+            return
+        everything = list(self.recent)
+        first = everything.index(loud[0])
+        start = max(0, first - int(_PRE_ROLL / _FRAME_SECONDS))
+        self._speech = everything[start:]
+        self._lead_frames = first - start
+        self._voiced = len(voiced)
+        self._checked_for = -1
+        self._last_loud = len(self._speech) - 1
+        while not self.loud(self._speech[self._last_loud]):
+            self._last_loud -= 1
+
+    def _continue(self, frame: _Frame) -> Utterance | None:
+        speech = self._speech
+        assert speech is not None
+        speech.append(frame)
+        if self.loud(frame):
+            self._last_loud = len(speech) - 1
+            self._voiced += frame.voiced
+        silence = (len(speech) - 1 - self._last_loud) * _FRAME_SECONDS
+        duration = (len(speech) - self._lead_frames) * _FRAME_SECONDS
+        gated = any(f.gated for f in speech[self._lead_frames :])
+        if silence >= self.end_of_utterance:
+            return self._end()
+        if gated and duration >= _MAX_INTERRUPTION:
+            return self._end(forced=True)
+        if duration >= _MAX_UTTERANCE:
+            levels = [f.level for f in speech[self._lead_frames :]]
+            self.noise_floor_db = float(np.median(levels))  # it was steady noise: learn it
+            return self._end(forced=True)
+        if (
+            self.completion is not None
+            and silence >= self.early_end_of_utterance
+            and self._checked_for != self._last_loud
+        ):
+            self._checked_for = self._last_loud  # once per pause
+            if self.completion(_join(speech[: self._last_loud + 1])):
+                return self._end()
+        return None
+
+    def _end(self, forced: bool = False) -> Utterance | None:
+        frames = self._speech
+        assert frames is not None
+        self._speech = None
+        last = self._last_loud if not forced else len(frames) - 1
+        keep = min(len(frames), last + 1 + int(_POST_ROLL / _FRAME_SECONDS))
+        spoken = frames[self._lead_frames : last + 1]
+        self._ended_at = frames[last].at  # the next onset is looked for after this
+        if not spoken or (self._voiced < _MIN_VOICED and not forced):
+            return None  # a cough, a knock
+        gated = any(f.gated for f in spoken)
+        if forced and not gated:
+            return None  # ten seconds without a pause is not a spoken move
+        return Utterance(
+            audio=_join(frames[:keep]),
+            started_at=spoken[0].at,
+            ended_at=spoken[-1].at + _FRAME_SECONDS,
+            during_speech=gated,
+            lead=spoken[0].at - frames[0].at,
+        )
+
+
+def _join(frames: list[_Frame]) -> np.ndarray:
+    return np.concatenate([f.samples for f in frames])
+
+
 class Listener:
     """Turns the microphone into utterances; see the module docstring for the policy."""
 
@@ -156,25 +325,34 @@ class Listener:
         self.device_rate = supported_rate(self.device, RATE)
         self._speaker = speaker
         self._on_utterance = on_utterance
-        self.end_of_utterance = audio.end_of_utterance
-        self.early_end_of_utterance = min(audio.early_end_of_utterance, audio.end_of_utterance)
         self.echo_tail = audio.echo_tail
         self.half_duplex = audio.half_duplex
         self.push_to_talk = audio.push_to_talk
+        self.endpointer = EndPointer(
+            end_of_utterance=audio.end_of_utterance,
+            early_end_of_utterance=audio.early_end_of_utterance,
+        )
         self._utterances: queue.Queue[Utterance] = queue.Queue()
         self._interruptions: queue.Queue[Utterance] = queue.Queue()
         self._blocks: queue.SimpleQueue[tuple[np.ndarray, float] | None] = queue.SimpleQueue()
-        self._completion: Callable[[np.ndarray], bool] | None = None
         self._stream: Any = None
         self._thread: threading.Thread | None = None
         self._first_block = threading.Event()
         self._ptt_lock = threading.Lock()
         self._ptt_held = False
         self._ptt_released_at: float | None = None
-        self.level_db = 0.0  # loudness of the latest frame, for a level meter
-        self.noise_floor_db = _MIN_LEVEL_DB - _ONSET_DB
+        self._ptt_frames: list[_Frame] | None = None
+        self.error: Exception | None = None  # why listening stopped, if it did
 
     # -- public API ---------------------------------------------------------------------------
+
+    @property
+    def noise_floor_db(self) -> float:
+        return self.endpointer.noise_floor_db
+
+    @property
+    def level_db(self) -> float:
+        return self.endpointer.level_db
 
     def start(self, wait: float = 5.0) -> None:
         """Open the microphone; returns once audio flows (or after ``wait`` seconds)."""
@@ -216,7 +394,7 @@ class Listener:
     def set_completion_check(self, check: Callable[[np.ndarray], bool] | None) -> None:
         """``check(audio_so_far)`` -> True when the words already form a complete phrase; then
         a pause of ``early_end_of_utterance`` ends the utterance. Runs on the listener thread."""
-        self._completion = check
+        self.endpointer.completion = check
 
     def ptt_down(self) -> None:
         """The talk key went down: stop our speech, record until :meth:`ptt_up`."""
@@ -252,6 +430,7 @@ class Listener:
         try:
             self._process()
         except Exception as error:
+            self.error = error
             print(f"voice-chess: listening stopped: {error}", file=sys.stderr)
             raise
 
@@ -259,31 +438,62 @@ class Listener:
         resampler = _Resampler(self.device_rate)
         pending = np.zeros(0, dtype=np.int16)
         pending_at = 0.0
-        history = np.zeros(_WINDOW, dtype=np.int16)
-        state = _State(self)
         while True:
             item = self._blocks.get()
             if item is None:
                 return
             block, heard_at = item
-            block = resampler(block)
             if len(pending) == 0:
                 pending_at = heard_at
-            pending = np.concatenate([pending, block])
+            pending = np.concatenate([pending, resampler(block)])
             while len(pending) >= FRAME:
                 samples, pending = pending[:FRAME], pending[FRAME:]
-                history = np.concatenate([history[FRAME:], samples])
                 at = pending_at
                 pending_at += _FRAME_SECONDS
-                level = frame_level_db(samples)
-                self.level_db = level
                 gated = (
                     self._speaker is not None
                     and self.half_duplex
                     and self._speaker.busy_between(at, at + _FRAME_SECONDS, self.echo_tail)
                 )
-                voiced = level > _MIN_LEVEL_DB and voicing(history) > _VOICED
-                state.feed(_Frame(samples, at, level, voiced, gated))
+                frame = self.endpointer.frame(samples, at, gated)
+                if self._push_to_talk(frame):
+                    continue
+                if self.push_to_talk:
+                    self.endpointer.recent.append(frame)  # pre-roll for the next key press
+                    continue
+                utterance = self.endpointer.push_frame(frame)
+                if utterance is not None:
+                    self._deliver(utterance)
+
+    def _push_to_talk(self, frame: _Frame) -> bool:
+        """While the talk key is held (and shortly after), frames belong to its utterance."""
+        with self._ptt_lock:
+            held, released = self._ptt_held, self._ptt_released_at
+        if not held:
+            return False
+        if self._ptt_frames is None:
+            self.endpointer.abandon()  # a key press overrides voice detection
+            keep = int(_PTT_PRE_ROLL / _FRAME_SECONDS)
+            self._ptt_frames = list(self.endpointer.recent)[-keep:] if keep else []
+        self._ptt_frames.append(frame)
+        if released is None or frame.at < released + _PTT_POST_ROLL:
+            return True
+        with self._ptt_lock:
+            self._ptt_held = False
+            self._ptt_released_at = None
+        frames, self._ptt_frames = self._ptt_frames, None
+        loud = [f for f in frames if self.endpointer.loud(f)]
+        if loud:
+            self._deliver(
+                Utterance(
+                    audio=_join(frames),
+                    started_at=loud[0].at,
+                    ended_at=loud[-1].at + _FRAME_SECONDS,
+                    lead=loud[0].at - frames[0].at,
+                    push_to_talk=True,
+                )
+            )
+        return True
 
     def _deliver(self, utterance: Utterance) -> None:
         if utterance.during_speech:
@@ -292,150 +502,3 @@ class Listener:
         self._utterances.put(utterance)
         if self._on_utterance is not None:
             self._on_utterance(utterance)
-
-
-class _State:
-    """The end-pointing state machine, fed one frame at a time on the listener thread."""
-
-    def __init__(self, listener: Listener) -> None:
-        self.listener = listener
-        self.floor = listener.noise_floor_db
-        self.floor_known = False
-        self.recent: deque[_Frame] = deque(maxlen=int(_PRE_ROLL / _FRAME_SECONDS) + _ONSET_FRAMES)
-        self.speech: list[_Frame] | None = None
-        self.last_loud = 0  # index in self.speech of the last loud frame
-        self.voiced = 0
-        self.lead_frames = 0
-        self.checked_for = -1
-        self.ended_at = 0.0
-        self.ptt: list[_Frame] | None = None
-
-    def feed(self, frame: _Frame) -> None:
-        listener = self.listener
-        self.recent.append(frame)
-        listener.noise_floor_db = self.floor
-        if self._push_to_talk(frame):
-            return
-        if self.speech is None:
-            self._adapt_floor(frame)
-            self._maybe_start()
-        else:
-            self._continue(frame)
-
-    # -- push-to-talk -------------------------------------------------------------------------
-
-    def _push_to_talk(self, frame: _Frame) -> bool:
-        listener = self.listener
-        with listener._ptt_lock:
-            held, released = listener._ptt_held, listener._ptt_released_at
-        if not held:
-            return False
-        if self.ptt is None:
-            self.speech = None  # a key press overrides voice detection
-            keep = int(_PTT_PRE_ROLL / _FRAME_SECONDS)
-            self.ptt = list(self.recent)[-keep - 1 : -1] if keep else []
-        self.ptt.append(frame)
-        if released is not None and frame.at >= released + _PTT_POST_ROLL:
-            with listener._ptt_lock:
-                listener._ptt_held = False
-                listener._ptt_released_at = None
-            frames, self.ptt = self.ptt, None
-            loud = [f for f in frames if f.level > self.floor + _SUSTAIN_DB]
-            if loud:
-                audio = np.concatenate([f.samples for f in frames])
-                listener._deliver(
-                    Utterance(
-                        audio=audio,
-                        started_at=loud[0].at,
-                        ended_at=loud[-1].at + _FRAME_SECONDS,
-                        lead=loud[0].at - frames[0].at,
-                        push_to_talk=True,
-                    )
-                )
-        return True
-
-    # -- voice activity -----------------------------------------------------------------------
-
-    def _adapt_floor(self, frame: _Frame) -> None:
-        if frame.gated:
-            return
-        if not self.floor_known:
-            self.floor, self.floor_known = frame.level, True
-            return
-        rate = _FLOOR_UP if frame.level > self.floor else _FLOOR_DOWN
-        self.floor += rate * (frame.level - self.floor)
-
-    def _loud(self, frame: _Frame, margin: float) -> bool:
-        return frame.level > max(self.floor + margin, _MIN_LEVEL_DB)
-
-    def _maybe_start(self) -> None:
-        if self.listener.push_to_talk:
-            return
-        window = [f for f in list(self.recent)[-_ONSET_FRAMES:] if f.at > self.ended_at]
-        loud = [f for f in window if self._loud(f, _ONSET_DB)]
-        voiced = [f for f in loud if f.voiced]
-        if len(loud) < _ONSET_LOUD or len(voiced) < _ONSET_VOICED:
-            return
-        everything = list(self.recent)
-        first = everything.index(loud[0])
-        start = max(0, first - int(_PRE_ROLL / _FRAME_SECONDS))
-        self.speech = everything[start:]
-        self.lead_frames = first - start
-        self.voiced = len(voiced)
-        self.checked_for = -1
-        self.last_loud = len(self.speech) - 1
-        while not self._loud(self.speech[self.last_loud], _SUSTAIN_DB):
-            self.last_loud -= 1
-
-    def _continue(self, frame: _Frame) -> None:
-        assert self.speech is not None
-        self.speech.append(frame)
-        if self._loud(frame, _SUSTAIN_DB):
-            self.last_loud = len(self.speech) - 1
-            self.voiced += frame.voiced
-        silence = (len(self.speech) - 1 - self.last_loud) * _FRAME_SECONDS
-        duration = (len(self.speech) - self.lead_frames) * _FRAME_SECONDS
-        gated = any(f.gated for f in self.speech[self.lead_frames :])
-        listener = self.listener
-        if silence >= listener.end_of_utterance:
-            self._end()
-        elif gated and duration >= _MAX_INTERRUPTION:
-            self._end(forced=True)
-        elif duration >= _MAX_UTTERANCE:
-            levels = [f.level for f in self.speech[self.lead_frames :]]
-            self.floor = float(np.median(levels))  # it was steady noise: learn it
-            self._end(forced=True)
-        elif (
-            listener._completion is not None
-            and silence >= listener.early_end_of_utterance
-            and self.checked_for != self.last_loud
-        ):
-            self.checked_for = self.last_loud  # once per pause
-            if listener._completion(self._audio(self.speech[: self.last_loud + 1])):
-                self._end()
-
-    def _audio(self, frames: list[_Frame]) -> np.ndarray:
-        return np.concatenate([f.samples for f in frames])
-
-    def _end(self, forced: bool = False) -> None:
-        assert self.speech is not None
-        frames = self.speech
-        self.speech = None
-        last = self.last_loud if not forced else len(frames) - 1
-        keep = min(len(frames), last + 1 + int(_POST_ROLL / _FRAME_SECONDS))
-        spoken = frames[self.lead_frames : last + 1]
-        if not spoken or (self.voiced < _MIN_VOICED and not forced):
-            return
-        gated = any(f.gated for f in spoken)
-        if forced and not gated:
-            return  # ten seconds without a pause is not a spoken move
-        self.ended_at = frames[last].at  # the next onset is looked for after this
-        self.listener._deliver(
-            Utterance(
-                audio=self._audio(frames[:keep]),
-                started_at=spoken[0].at,
-                ended_at=spoken[-1].at + _FRAME_SECONDS,
-                during_speech=gated,
-                lead=spoken[0].at - frames[0].at,
-            )
-        )

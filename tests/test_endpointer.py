@@ -1,0 +1,83 @@
+"""End-pointing on audio from files: exact times, no device (the Listener feeds the same code)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from pulse import espeak, noise
+
+from voice.listen import RATE, EndPointer, Utterance
+
+MOVE = "Springer Felix drei"
+
+
+def silence(seconds: float) -> np.ndarray:
+    return np.zeros(int(seconds * RATE), dtype=np.int16)
+
+
+def bounds(samples: np.ndarray) -> tuple[float, float]:
+    loud = np.nonzero(np.abs(samples.astype(np.int32)) > 300)[0]
+    return loud[0] / RATE, loud[-1] / RATE
+
+
+def cut(audio: np.ndarray, gated: bool = False, **options: Any) -> list[Utterance]:
+    pointer = EndPointer(**options)
+    return pointer.push(audio, 100.0, gated) + pointer.finish()
+
+
+def test_one_move_gives_one_utterance_at_the_right_times() -> None:
+    speech = espeak(MOVE)
+    first, last = bounds(speech)
+    got = cut(np.concatenate([silence(1.0), speech, silence(1.0)]))
+    assert len(got) == 1
+    assert abs(got[0].started_at - (101.0 + first)) <= 0.04
+    assert abs(got[0].ended_at - (101.0 + last)) <= 0.04
+    assert 0.2 <= got[0].lead <= 0.25
+
+
+def test_speech_that_runs_to_the_end_of_the_file_is_closed_by_finish() -> None:
+    got = cut(np.concatenate([silence(0.5), espeak(MOVE)]))
+    assert len(got) == 1
+
+
+def test_a_pure_tone_hum_for_twelve_seconds_is_not_an_utterance() -> None:
+    t = np.arange(12 * RATE) / RATE
+    hum = 3000 * (np.sin(2 * np.pi * 150 * t) + 0.5 * np.sin(2 * np.pi * 300 * t))
+    assert cut(hum.astype(np.int16)) == []
+
+
+def test_speech_heard_while_we_speak_is_cut_into_short_flagged_pieces() -> None:
+    long_speech = np.concatenate([espeak(MOVE)] * 4)
+    got = cut(long_speech, gated=True)
+    assert len(got) >= 2
+    assert all(u.during_speech and u.ended_at - u.started_at <= 2.0 + 0.02 for u in got)
+
+
+def test_a_click_is_not_an_utterance() -> None:
+    click = np.zeros(RATE, dtype=np.int16)
+    click[8000:8040] = 20000
+    assert cut(click) == []
+
+
+def test_pink_noise_starting_abruptly_is_not_an_utterance() -> None:
+    assert cut(np.concatenate([silence(0.5), noise("pinknoise", 3, 0.6)])) == []
+
+
+def test_the_completion_check_sees_the_audio_up_to_the_pause() -> None:
+    asked: list[float] = []
+
+    def complete(audio: np.ndarray) -> bool:
+        asked.append(len(audio) / RATE)
+        return True
+
+    speech = espeak(MOVE)
+    got = cut(
+        np.concatenate([silence(0.5), speech, silence(2.0)]),
+        end_of_utterance=1.5,
+        early_end_of_utterance=0.3,
+        completion=complete,
+    )
+    assert len(got) == 1 and len(asked) == 1
+    first, last = bounds(speech)
+    assert abs(asked[0] - (0.25 + last - first)) < 0.06
