@@ -48,7 +48,7 @@ class Console:
             [sys.executable, "-m", "voice", *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
+            stderr=subprocess.PIPE,
             text=True,
             encoding="utf-8",
             env=environment,
@@ -56,6 +56,14 @@ class Console:
         )
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
+        self.errors: list[str] = []  # standard error (audio library noise, tracebacks)
+        self._error_reader = threading.Thread(target=self._read_errors, daemon=True)
+        self._error_reader.start()
+
+    def _read_errors(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.errors.append(line.rstrip("\n"))
 
     def _read(self) -> None:
         assert self.process.stdout is not None
@@ -109,7 +117,12 @@ class Console:
         return "\n".join(self.lines)
 
     def _report(self, what: str) -> str:
-        return f"{what}\n--- printed so far ---\n" + "\n".join(self.lines)
+        return (
+            f"{what}\n--- printed so far ---\n"
+            + "\n".join(self.lines)
+            + "\n--- standard error ---\n"
+            + "\n".join(self.errors[-40:])
+        )
 
     def close(self) -> None:
         if self.process.poll() is None:

@@ -1,0 +1,90 @@
+"""``voice-chess play`` with speech in and out through virtual audio devices, and a web opponent.
+
+The program runs as a child process on the private PulseAudio daemon (``tests/pulse.py``): it
+records the virtual microphone ``vmic`` and speaks on ``speaker``. The test plays synthesized
+speech into ``mic_feed`` (what the blind player says), records ``speaker.monitor`` (what the
+player hears), and moves for the sighted opponent through the web board's WebSocket. The
+printed lines say what the program understood and announced; the recording proves it was
+spoken aloud.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from console import Console, socket_for, state_where
+from pulse import PulseAudio, espeak
+
+from voice.events import BlindSpeech, SightedMove
+from voice.journal import read_journal
+from voice.phrases import speakable
+
+pytestmark = [pytest.mark.audio, pytest.mark.slow]
+
+WAIT_S = 30.0
+
+
+def say(pulse: PulseAudio, words: str) -> None:
+    """The blind player says ``words`` into the microphone, followed by a pause."""
+    speech = espeak(speakable(words, "de"), "de", 16000, 140)
+    pulse.play(np.concatenate([speech, np.zeros(16000, dtype=np.int16)]), 16000)
+
+
+def wait_until_quiet(recording: object, quiet_s: float = 1.5) -> None:
+    """Wait until the program has said everything (no sound for ``quiet_s``): while it speaks,
+    the half-duplex microphone takes nothing but stop words."""
+    deadline = time.monotonic() + 4 * WAIT_S
+    while time.monotonic() < deadline:
+        spans = recording.active_spans()  # type: ignore[attr-defined]
+        last = spans[-1][1] if spans else recording.started_at  # type: ignore[attr-defined]
+        if time.monotonic() - last > quiet_s:
+            return
+        time.sleep(0.2)
+    raise AssertionError("the program never stopped speaking")
+
+
+def heard_speech_after(recording: object, since: float) -> bool:
+    """Whether the loudspeaker carried sound after the monotonic time ``since``."""
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        if any(end > since for _, end in recording.active_spans()):  # type: ignore[attr-defined]
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_spoken_moves_heard_back_and_a_web_opponent(pulse: PulseAudio, tmp_path: Path) -> None:
+    journal = tmp_path / "game.jsonl"
+    con = Console("play", "--port", "0", "--journal", str(journal), "--control", "900+10")
+    try:
+        using = con.expect("voice-chess, Heimpartie: Spracherkennung")
+        assert "am Mikrofon" in using and "Sprachausgabe über" in using
+        opponent_url = con.expect("http://").strip()
+        con.expect("Das Brett des Gegners ist unter 127.0.0.1, Port")
+        con.expect("Die Partie beginnt. Sie spielen Weiß.")
+        with pulse.record("speaker.monitor") as heard:
+            wait_until_quiet(heard)
+            said_at = time.monotonic()
+            say(pulse, "Springer Felix drei")
+            assert con.next_line() == "Springer Felix drei"
+            assert heard_speech_after(heard, said_at), "the confirmation was never spoken"
+            with socket_for(opponent_url) as opponent:
+                state_where(opponent, lambda v: v["ply"] == 1)
+                opponent.send(json.dumps({"type": "move", "uci": "d7d5", "ply": 1}))
+                assert con.next_line() == "David fünf"
+            wait_until_quiet(heard)
+            say(pulse, "Zeit")
+            con.expect("Gespielt: ein Zug.")
+    finally:
+        con.process.send_signal(2)  # Ctrl-C: the game is saved and the way to resume printed
+        con.expect("Fortsetzen mit: voice-chess play --resume")
+        assert con.wait() == 0
+        con.close()
+    events = read_journal(journal).events
+    spoken = [e for e in events if isinstance(e, BlindSpeech)]
+    assert spoken[0].nbest and spoken[0].nbest[0][0].lower() == "springer felix drei"
+    assert any(isinstance(e, SightedMove) and e.move == "d7d5" for e in events)
