@@ -1,0 +1,150 @@
+"""The Persian catalogue (voice/locales/fa.toml): the keys and placeholders of the English one,
+every sentence in Persian script, with Persian letters and the zero-width non-joiner.
+
+Latin script may appear only where the blind player hears or says the international words: the
+Appendix D words (Anna … Hector, eins … acht, König … Bauer), the German command words in «…»,
+and the names of the program, its options and files on the lines meant for a terminal.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+
+from voice.messages import catalogue, message
+from voice.vocabulary import FILLER_WORDS, Vocabulary
+
+FA = catalogue("fa")
+EN = catalogue("en")
+
+_VOCAB = Vocabulary.default("de")
+# The Appendix D words and the plural piece names of position.* (kept German in every language).
+APPENDIX_D = {w.lower() for w in _VOCAB.move_words()} | {
+    "könige",
+    "damen",
+    "türme",
+    "bauern",
+    "kurze",
+    "lange",
+    "rochade",
+}
+COMMAND_WORDS = {w.lower() for w in _VOCAB.command_words()} | set(_VOCAB.number_words)
+# Names on terminal lines and web labels, as written: the program, its commands, a FIDE label.
+TECHNICAL = {
+    "voice-chess",
+    "Stockfish",
+    "PGN",
+    "III.4",
+    "models",
+    "list",
+    "devices",
+    "simulate",
+    "clock",
+    "demo",
+    "play",
+    "python3",
+    "voice/bootstrap.py",
+    "run",
+    "journal_dir",
+    "[session]",
+    "[clock.presets]",
+    "900+10",
+}
+
+PERSIAN_LETTER = re.compile("[\u0621-\u063a\u0641-\u064a\u067e\u0686\u0698\u06a9\u06af\u06cc]")
+LATIN_LETTER = re.compile("[A-Za-zÄÖÜäöüß]")
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+QUOTED = re.compile("«([^«»]*)»")
+OPTION = re.compile(r"--[a-z][a-z-]*")
+LATIN_TOKEN = re.compile(r"[\[A-Za-zÄÖÜäöüß0-9][\w./+\-\]]*")
+
+
+def international_words_removed(value: str) -> str:
+    """``value`` without its placeholders, «…» command words, options and allowed Latin words."""
+    rest = QUOTED.sub(" ", PLACEHOLDER.sub(" ", value))
+    rest = OPTION.sub(" ", rest)
+    for token in LATIN_TOKEN.findall(rest):
+        word = token.rstrip(".,:;)")
+        if word.lower() in APPENDIX_D or word in TECHNICAL:
+            rest = rest.replace(token, " ", 1)
+    return rest
+
+
+# Keys whose English value has no English word either: only placeholders, punctuation and the
+# international words ("{move}?", ", ", "König").
+NO_PERSIAN_NEEDED = {
+    key for key, value in EN.items() if not LATIN_LETTER.search(international_words_removed(value))
+}
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+
+
+def test_the_same_keys_as_english() -> None:
+    assert sorted(set(EN) - set(FA)) == [], "missing in fa.toml"
+    assert sorted(set(FA) - set(EN)) == [], "not in en.toml"
+
+
+@pytest.mark.parametrize("key", sorted(EN))
+def test_the_same_placeholders_as_english(key: str) -> None:
+    assert placeholders(FA[key]) == placeholders(EN[key])
+
+
+@pytest.mark.parametrize("key", sorted(FA))
+def test_format_works_with_dummy_values(key: str) -> None:
+    params = {name: f"<{name}>" for name in placeholders(FA[key])}
+    text = message("fa", key, **params)
+    assert text.strip() or FA[key] == EN[key]
+    assert "{" not in text and "}" not in text
+
+
+@pytest.mark.parametrize("key", sorted(FA))
+def test_every_value_is_persian_apart_from_the_international_words(key: str) -> None:
+    value = FA[key]
+    assert value != ""
+    for quoted in QUOTED.findall(PLACEHOLDER.sub("", value)):
+        words = quoted.lower().split()  # empty when the quotes hold a placeholder
+        unknown = [w for w in words if w not in COMMAND_WORDS | FILLER_WORDS | APPENDIX_D]
+        assert not unknown, f"{key}: {unknown} in «…» is not a German command word"
+    latin = LATIN_LETTER.findall(international_words_removed(value))
+    assert not latin, f"{key}: Latin script outside «…» and the international words"
+    if key not in NO_PERSIAN_NEEDED:
+        assert PERSIAN_LETTER.search(value), f"{key} has no Persian word"
+
+
+@pytest.mark.parametrize("key", sorted(FA))
+def test_persian_letters_not_arabic_ones(key: str) -> None:
+    # Arabic yeh, kaf and alef maksura; Persian writes ی and ک.
+    assert not re.search("[\u064a\u0643\u0649]", FA[key]), key
+
+
+@pytest.mark.parametrize("key", sorted(FA))
+def test_the_verb_prefix_mi_is_joined_with_a_zero_width_non_joiner(key: str) -> None:
+    # "می خواهید" and "میخواهید" are both wrong: "می‌خواهید" (U+200C after می).
+    words = re.split(r"[\s.،؛:؟!()«»]+", PLACEHOLDER.sub(" ", FA[key]))
+    for word in words:
+        assert word not in ("می", "نمی"), f"{key}: a detached می"
+    assert "\u200c\u200c" not in FA[key]
+    assert not re.search("(^|\\s)\u200c|\u200c($|\\s)", FA[key]), f"{key}: a stray ZWNJ"
+
+
+def test_a_refusal_reads_as_one_persian_sentence() -> None:
+    text = message(
+        "fa",
+        "refusal.no_piece_can_reach",
+        no_piece=message("fa", "refusal.piece.knight.no"),
+        square="Felix drei",
+    )
+    assert text == "هیچ اسبی نمی\u200cتواند به Felix drei برود."
+
+
+def test_times_from_spoken_time_fit_the_sentences() -> None:
+    from voice.spoken_time import count_words, duration_words
+
+    text = message("fa", "clock.warning", time=duration_words(65_000, "fa"))
+    assert text == "یک دقیقه و پنج ثانیه وقت مانده است."
+    text = message("fa", "game.moves.to_control", moves=count_words(20, "move", "fa"))
+    assert text == "بیست حرکت تا کنترل وقت مانده است."
