@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import queue
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 import pytest
 from pulse import PulseAudio, espeak, noise, similarity
 
-from voice.audio import NoInputDeviceError
+from voice.audio import NoInputDeviceError, resolve_device
 from voice.config import Settings, override
 from voice.listen import RATE, Listener, Utterance, voicing
 from voice.speak import Speaker
@@ -45,8 +45,14 @@ def listen(pulse: PulseAudio, settings: Settings) -> Iterator[Any]:
     """Start a Listener on the virtual microphone with some [audio] keys changed."""
     started: list[Listener] = []
 
-    def make(speaker: Speaker | None = None, **audio: Any) -> Listener:
-        listener = Listener(override(settings, audio=audio), speaker=speaker)
+    def make(
+        speaker: Speaker | None = None,
+        on_utterance: Callable[[Utterance], None] | None = None,
+        **audio: Any,
+    ) -> Listener:
+        listener = Listener(
+            override(settings, audio=audio), speaker=speaker, on_utterance=on_utterance
+        )
         listener.start()
         started.append(listener)
         return listener
@@ -63,7 +69,8 @@ def test_a_spoken_move_becomes_exactly_one_utterance_with_its_boundaries(
     pulse: PulseAudio, listen: Any
 ) -> None:
     sent = espeak(MOVE)
-    listener = listen()
+    delivered: list[float] = []
+    listener = listen(on_utterance=lambda _: delivered.append(time.monotonic()))
     start, _ = pulse.play(np.concatenate([silence(LEAD), sent, silence(1.0)]), RATE)
     got = collect(listener.utterances())
     assert len(got) == 1
@@ -71,7 +78,11 @@ def test_a_spoken_move_becomes_exactly_one_utterance_with_its_boundaries(
     first, last = speech_bounds(sent)
     begin_error = utterance.started_at - (start + LEAD + first)
     end_error = utterance.ended_at - (start + LEAD + last)
-    print(f"\nend-pointing: start {begin_error * 1000:+.0f} ms, end {end_error * 1000:+.0f} ms")
+    print(
+        f"\nend-pointing: start {begin_error * 1000:+.0f} ms, end {end_error * 1000:+.0f} ms; "
+        f"delivered {1000 * (delivered[0] - (start + LEAD + last)):.0f} ms after the speech "
+        f"ended (end_of_utterance {listener.endpointer.end_of_utterance:g} s)"
+    )
     assert abs(begin_error) < 0.1 and abs(end_error) < 0.15
     assert utterance.lead > 0.1  # soft first consonants are kept
     assert not utterance.during_speech
@@ -242,9 +253,15 @@ def test_pressing_the_talk_key_stops_our_speech(
         listener.ptt_up()
 
 
-def test_the_microphone_is_chosen_by_name(pulse: PulseAudio, settings: Settings) -> None:
-    listener = Listener(override(settings, audio={"input_device": "vmic"}))
-    assert listener.device.pulse_name == "vmic"
+@pytest.mark.parametrize("choice", ["vmic", "pulse", "index of pulse"])
+def test_the_microphone_is_chosen_by_name_or_index(
+    pulse: PulseAudio, settings: Settings, choice: str
+) -> None:
+    spec: str | int = choice
+    if choice == "index of pulse":
+        spec = resolve_device("pulse", "input").index
+    listener = Listener(override(settings, audio={"input_device": spec}))
+    assert listener.device.name == "pulse" or listener.device.pulse_name == "vmic"
     listener.start()
     try:
         pulse.play(np.concatenate([silence(LEAD), espeak(MOVE), silence(1.0)]), RATE)
