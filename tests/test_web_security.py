@@ -68,7 +68,8 @@ def test_pages_and_downloads_without_a_secret_get_403(game: LiveGame) -> None:
 
 
 def test_a_wrong_secret_gets_403_and_no_websocket(game: LiveGame) -> None:
-    wrong = "x" + game.secrets.opponent[1:]
+    right = game.secrets.opponent
+    wrong = ("y" if right[0] == "x" else "x") + right[1:]  # one character off
     assert httpx.get(f"{game.base}/play?key={wrong}").status_code == 403
     for page in ("play", "arbiter", "watch"):
         assert_refused_handshake(game, page, None)

@@ -27,6 +27,7 @@ from voice.web.protocol import (
     NoticeOut,
     RateLimiter,
     StateOut,
+    View,
 )
 
 log = logging.getLogger(__name__)
@@ -37,7 +38,7 @@ QUEUE_LIMIT = 256
 SENDER_GRACE = 2.0
 """Seconds a departing page's queue may take to drain before its sender is cancelled."""
 
-ViewBuilder = Callable[[Role], dict[str, object]]
+ViewBuilder = Callable[[Role], View]
 
 
 @dataclass(eq=False)
@@ -59,7 +60,7 @@ class Client:
         if self.closing:
             return
         try:
-            self.queue.put_nowait(message.model_dump_json())
+            self.queue.put_nowait(message.model_dump_json(exclude_none=True))
         except asyncio.QueueFull:
             self.close(1008)
 
@@ -144,7 +145,7 @@ class Hub:
     def publish(self, outputs: Sequence[OutputEvent]) -> None:
         """Notices to their audiences, then the new state to everybody."""
         notices = list(self._notices(outputs))
-        views: dict[Role, dict[str, object]] = {}
+        views: dict[Role, View] = {}
         for client in list(self.clients):
             for roles, notice in notices:
                 if client.role in roles:

@@ -222,11 +222,72 @@ class NoticeOut(Message):
     text: str
 
 
+class MoveView(Message):
+    """A made move as the scoresheet has it, with the words that were said."""
+
+    ply: int
+    by: Side
+    uci: str
+    san: str
+    spoken: str
+
+
+class ClockView(Message):
+    """Both displays at the moment the state was sent; ``running`` is None while stopped."""
+
+    white_ms: int
+    black_ms: int
+    running: Side | None
+    paused: bool
+    moves: dict[Side, int]
+
+
+class ResultView(Message):
+    result: Literal["1-0", "0-1", "1/2-1/2"]
+    reason: str  # the session's reason key ("checkmate", "agreement", ...)
+    text: str  # the reason in the page's language
+
+
+class LogLine(Message):
+    t_ms: int
+    kind: str
+    text: str
+
+
+class View(Message):
+    """Everything one page draws. The opponent also gets ``me`` and ``legal`` (its legal moves,
+    empty when it cannot move now); the arbiter also gets the counts, the log and what the
+    session is waiting for from the blind player. Fields a role does not get are left out."""
+
+    role: Role
+    blind: Side
+    sighted: Side
+    fen: str
+    turn: Side
+    ply: int
+    in_check: bool
+    moves: list[MoveView]
+    last_blind: MoveView | None
+    clock: ClockView
+    draw_offer: Side | None
+    result: ResultView | None
+    large_text: bool
+    me: Side | None = None
+    legal: list[str] | None = None
+    profile: str | None = None
+    time_control: str | None = None
+    pending: dict[str, Any] | None = None
+    illegal_attempts: dict[Side, int] | None = None
+    illegal_moves: dict[Side, int] | None = None
+    wrong_claims: dict[Side, int] | None = None
+    log: list[LogLine] | None = None
+
+
 class StateOut(Message):
-    """The full state as this role may see it (see :mod:`voice.web.view`)."""
+    """The full state as this role may see it (built by :mod:`voice.web.view`)."""
 
     type: Literal["state"] = "state"
-    view: dict[str, Any]
+    view: View
 
 
 class ProtocolError(ValueError):

@@ -17,7 +17,7 @@ from voice.host import GameHost
 from voice.messages import message
 from voice.session import GameSession, side_of
 from voice.web.pairing import Role
-from voice.web.protocol import MoveIn, ProtocolError
+from voice.web.protocol import MoveIn, ProtocolError, View
 
 SIDES: tuple[Side, Side] = ("white", "black")
 
@@ -37,7 +37,7 @@ class GameView:
 
     # -- snapshots ------------------------------------------------------------------------
 
-    def view_for(self, role: Role) -> dict[str, Any]:
+    def view_for(self, role: Role) -> View:
         state = self.session.state()
         now = self.host.now_ms()
         clock = self.session.clock
@@ -77,7 +77,7 @@ class GameView:
             for key in ("illegal_attempts", "illegal_moves", "wrong_claims"):
                 view[key] = state[key]
             view["log"] = [self._log_line(entry) for entry in state["log"]]
-        return view
+        return View.model_validate(view)
 
     def _legal(self, state: dict[str, Any]) -> list[str]:
         """The sighted player's legal moves, when a move of theirs could be made now."""

@@ -115,7 +115,8 @@
       const letter = white ? choice.dataset.piece.toUpperCase() : choice.dataset.piece;
       choice.textContent = { q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E" }[
         choice.dataset.piece] + "\uFE0E";
-      choice.classList.add("piece", white ? "w" : "b");
+      choice.classList.toggle("w", white);
+      choice.classList.toggle("b", !white);
       choice.setAttribute("aria-label", VC.pieceName(letter));
     }
     promotion.showModal();
