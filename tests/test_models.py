@@ -258,12 +258,36 @@ def test_a_missing_file_on_the_server_is_reported_with_the_hand_install_help(
 
 
 def test_install_from_a_zip_copied_by_hand(tmp_path: Path) -> None:
-    archive = tmp_path / "vosk-model-small-de-0.15.zip"
-    archive.write_bytes(model_zip(top="vosk-model-small-de-0.15"))
-    path = models.install(str(archive), progress=False)
-    assert path.name == "vosk-model-small-de-0.15"
-    assert models.model_path("vosk-model-small-de-0.15") == path
-    assert models.verify("vosk-model-small-de-0.15").ok
+    body = model_zip()
+    catalogue = entry("https://example.org/vosk-model-test-0.1.zip", body)
+    archive = tmp_path / "vosk-model-test-0.1.zip"
+    archive.write_bytes(body)
+    path = models.install(str(archive), catalogue=catalogue, progress=False)
+    assert path.name == "vosk-model-test-0.1"
+    assert models.model_path("vosk-model-test-0.1", catalogue) == path
+    assert models.verify("vosk-model-test-0.1", catalogue).ok
+
+
+def test_an_incomplete_copy_of_a_catalogue_zip_is_refused(tmp_path: Path) -> None:
+    body = model_zip()
+    catalogue = entry("https://example.org/vosk-model-test-0.1.zip", body)
+    archive = tmp_path / "vosk-model-test-0.1.zip"
+    archive.write_bytes(body[:-10])
+    with pytest.raises(ModelError, match="incomplete or another one; copy or download it again"):
+        models.install(str(archive), catalogue=catalogue, progress=False)
+    assert nothing_installed()
+
+
+def test_install_from_another_address_still_checks_the_catalogue_size(server: Server) -> None:
+    body = model_zip()
+    server.files["vosk-model-test-0.1.zip"] = body
+    catalogue = entry("https://example.org/vosk-model-test-0.1.zip", body)
+    mirror = server.url("vosk-model-test-0.1.zip")
+    path = models.install(mirror, catalogue=catalogue, progress=False)
+    assert models.verify(path.name, catalogue).ok
+    wrong = entry("https://example.org/vosk-model-test-0.1.zip", body, size=len(body) - 1)
+    with pytest.raises(ModelError, match="the catalogue expects"):
+        models.install(mirror, catalogue=wrong, progress=False, force=True)
 
 
 def test_install_from_a_zip_without_a_top_folder(tmp_path: Path) -> None:
@@ -358,16 +382,17 @@ def test_the_real_korean_model_installs_from_its_folder_and_loads(
 def test_the_command_line_lists_installs_and_removes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    archive = tmp_path / "vosk-model-small-de-0.15.zip"
-    archive.write_bytes(model_zip(top="vosk-model-small-de-0.15"))
+    archive = tmp_path / "vosk-model-test-0.1.zip"
+    archive.write_bytes(model_zip())
     assert main(["models", "install", str(archive), "--quiet"]) == 0
+    assert 'vosk_model = "vosk-model-test-0.1"' in capsys.readouterr().out
     assert main(["models", "list"]) == 0
     out = capsys.readouterr().out
     assert "vosk-model-small-de-0.15  [de, 46 MB] (chosen in your settings)" in out
-    assert f"installed: {models.models_dir() / 'vosk-model-small-de-0.15'}" in out
-    assert main(["models", "path", "vosk-model-small-de-0.15"]) == 0
-    assert main(["models", "remove", "vosk-model-small-de-0.15"]) == 0
-    assert main(["models", "verify", "vosk-model-small-de-0.15"]) == 1
+    assert f"installed: {models.models_dir() / 'vosk-model-test-0.1'}" in out
+    assert main(["models", "path", "vosk-model-test-0.1"]) == 0
+    assert main(["models", "remove", "vosk-model-test-0.1"]) == 0
+    assert main(["models", "verify", "vosk-model-test-0.1"]) == 1
     assert "NOT usable" in capsys.readouterr().out
 
 

@@ -13,6 +13,7 @@ the next install. A lock file keeps two installs from stepping on each other.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 import hashlib
 import importlib.util
@@ -307,7 +308,9 @@ def install(
     force: bool = False,
     timeout: float = 30.0,
 ) -> Path:
-    """Install a model from a catalogue name, a zip file or a folder; returns its folder.
+    """Install a model from a catalogue name, an http(s) address, a zip file or a folder.
+
+    Returns the model's folder.
 
     Raises :class:`ModelError` with what went wrong and what to do; on any failure (including
     Ctrl-C) nothing new is left in the models folder.
@@ -317,8 +320,19 @@ def install(
     with _install_lock(root):
         _remove_leftovers(root)
         local = Path(source).expanduser()
+        entry = None
         if source in catalogue and not local.exists():
             entry = catalogue[source]
+        elif source.startswith(("http://", "https://")):
+            # A mirror or another address: the catalogue's size and checksum still apply.
+            stem = Path(urllib.parse.urlparse(source).path).name.removesuffix(".zip")
+            known = catalogue.get(name or stem)
+            entry = (
+                dataclasses.replace(known, url=source)
+                if known is not None
+                else CatalogueEntry(name=name or stem, language="", url=source)
+            )
+        if entry is not None:
             if entry.python_package:
                 path = _package_model(entry)
                 if path is None:
@@ -335,10 +349,13 @@ def install(
         if local.is_dir():
             return _install_folder(local, name or local.resolve().name, root, force=force)
         if local.is_file():
+            target = name or local.name.removesuffix(".zip")
+            known = catalogue.get(target)
+            if known is not None:
+                _check_against_catalogue(local, _sha256(local), known)
             if not zipfile.is_zipfile(local):
                 raise ModelError(f"{local} is not a zip file (a Vosk model comes as a .zip)")
-            target = name or local.name.removesuffix(".zip")
-            return _install_zip(local, target, root, entry=catalogue.get(target), force=force)
+            return _install_zip(local, target, root, entry=known, force=force)
         raise ModelError(
             f"{source!r} is neither a model in the catalogue nor a zip file or folder. "
             f"Known models: {', '.join(catalogue)}."
@@ -467,6 +484,7 @@ def _install_zip(
     _check_name(target)
     if not force and _usable(root / target):
         return root / target
+    digest = _sha256(archive_path)
     staging = Path(tempfile.mkdtemp(prefix=".unpack-", dir=root))
     try:
         try:
@@ -483,12 +501,26 @@ def _install_zip(
             raise ModelError(f"{archive_path} is damaged: {error}") from None
         model = _model_root(staging)
         _check_model(model, str(archive_path))
-        digest = _sha256(archive_path)
         language = entry.language if entry else ""
         _write_manifest(model, target, str(archive_path), language, digest)
         return _move_into_place(model, root / target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _check_against_catalogue(archive: Path, digest: str, entry: CatalogueEntry) -> None:
+    """A zip copied by hand under a catalogue name must be that file (a USB copy can break)."""
+    size = archive.stat().st_size
+    if entry.size is not None and size != entry.size:
+        raise ModelError(
+            f"{archive} has {size:,} bytes, but {entry.name} has {entry.size:,}: the file is "
+            "incomplete or another one; copy or download it again. Nothing was installed."
+        )
+    if entry.sha256 and digest != entry.sha256.lower():
+        raise ModelError(
+            f"{archive} is not the published {entry.name} (sha256 {digest}, expected "
+            f"{entry.sha256}); copy or download it again. Nothing was installed."
+        )
 
 
 def _install_folder(folder: Path, target: str, root: Path, *, force: bool) -> Path:
