@@ -282,6 +282,7 @@ class App:
             self._use_text()
             return
         self.source = source
+        source.set_context(self._question_phrases())  # nothing is asked yet: yes, no, numbers
         self.input_words = source.describe(self.language)
         self._start_keys()
 
@@ -412,11 +413,16 @@ class App:
             "start.game",
             profile=self.text(f"profile.{setup.profile}"),
             control=describe_control(control, self.language),
-            side=message(self.language, f"game.side.{setup.blind}"),
         )
 
-    async def _ask(self, question: str, answer: Callable[[Heard], Any | None]) -> Any:
-        """Ask before the game starts; wait for an answer ``answer`` accepts (not None)."""
+    async def _ask(
+        self, question: str, answer: Callable[[Heard], Any | None], *, spoken: bool = True
+    ) -> Any:
+        """Ask before the game starts; wait for an answer ``answer`` accepts (not None).
+
+        ``spoken=False``: only the terminal answers (Enter, or a typed line), never the
+        microphone: the arbiter approves the set-up, not the player's voice.
+        """
         assert self._inbox is not None
         self.output.say(question)
         if self.source is not None and hasattr(self.source, "set_context"):
@@ -427,7 +433,7 @@ class App:
                 raise Startup(self.text("fail.input_ended"))
             if kind == "key" and value == "enter":
                 value = ()  # Enter alone takes the suggestion
-            elif kind != "heard":
+            elif kind != "heard" or (not spoken and not isinstance(self.source, TextInput)):
                 continue
             result = answer(value)
             if result is not None:
@@ -495,7 +501,9 @@ class App:
         )
         self.output.say(summary)
         await self._ask(
-            self.text("assist.approve"), lambda heard: True if self._is_yes(heard) else None
+            self.text("assist.approve"),
+            lambda heard: True if self._is_yes(heard) else None,
+            spoken=False,
         )
         self.tell("assist.approved")
         self._approval_params = approved

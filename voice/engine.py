@@ -167,22 +167,28 @@ class EngineOpponent:
             and session.board.turn == color_of(session.sighted)
         )
 
+    def _offer_waiting(self) -> bool:
+        """A draw offer by the blind player that the engine has not answered yet."""
+        offer = self.session.offer
+        return (
+            offer is not None
+            and offer.by == self.session.blind
+            and self._answered_offer != offer.t_ms
+            and self.session.result is None
+        )
+
     def _consider(self) -> None:
         if self._task is not None and not self._task.done():
-            return
-        session = self.session
-        offer = session.offer
-        if (
-            offer is not None
-            and offer.by == session.blind
-            and self._answered_offer != offer.t_ms
-            and session.result is None
-        ):
-            self._answered_offer = offer.t_ms
-            self._task = asyncio.get_running_loop().create_task(self._answer_offer())
-            return
-        if self._my_turn():
-            self._task = asyncio.get_running_loop().create_task(self._play())
+            return  # a running move looks at offers before it is sent
+        loop = asyncio.get_running_loop()
+        if self._offer_waiting():
+            self._task = loop.create_task(self._answer_then_play())
+        elif self._my_turn():
+            self._task = loop.create_task(self._play())
+
+    async def _answer_then_play(self) -> None:
+        if not await self._answer_offer() and self._my_turn():
+            await self._play()
 
     async def _play(self) -> None:
         session = self.session
@@ -194,30 +200,32 @@ class EngineOpponent:
         except (EngineError, chess.engine.EngineError) as error:
             log.error("engine failed: %s", error)
             return
+        # An offer made after the blind player's move, while the engine thought (9.1.2.1).
+        if self._offer_waiting() and await self._answer_offer():
+            return
         # The game may have changed while the engine thought (arbiter, resignation, draw).
-        if (
-            len(session.sheet.entries) != ply
-            or not self._my_turn()
-            or move not in board.legal_moves
-        ):
+        stale = len(session.sheet.entries) != ply or move not in board.legal_moves
+        if stale or not self._my_turn():
             self._task = None
             self._consider()
             return
         self.moves_sent += 1
         await self.host.submit(lambda t: SightedMove(t, move.uci()))
 
-    async def _answer_offer(self) -> None:
-        """Accept a draw offer when losing; otherwise play on (a move declines it, 9.1.2.1)."""
+    async def _answer_offer(self) -> bool:
+        """Accept a draw offer when losing (True); otherwise play on: a move declines it."""
         session = self.session
+        offer = session.offer
+        assert offer is not None
+        self._answered_offer = offer.t_ms
         board = session.board.copy()
         me = color_of(session.sighted)
         try:
             value = await asyncio.to_thread(self.engine.score_cp, board, me)
         except (EngineError, chess.engine.EngineError) as error:
             log.error("engine failed: %s", error)
-            value = 0
-        self._task = None
-        if session.offer is not None and value <= _ACCEPT_DRAW_BELOW_CP:
-            await self.host.submit(lambda t: KeyPress(t, "sighted:draw_accept"))
-            return
-        self._consider()
+            return False
+        if session.offer is None or session.result is not None or value > _ACCEPT_DRAW_BELOW_CP:
+            return False
+        await self.host.submit(lambda t: KeyPress(t, "sighted:draw_accept"))
+        return True
