@@ -147,4 +147,4 @@ def test_times_from_spoken_time_fit_the_sentences() -> None:
     text = message("fa", "clock.warning", time=duration_words(65_000, "fa"))
     assert text == "یک دقیقه و پنج ثانیه وقت مانده است."
     text = message("fa", "game.moves.to_control", moves=count_words(20, "move", "fa"))
-    assert text == "بیست حرکت تا کنترل وقت مانده است."
+    assert text == "بیست حرکت تا کُنتْرُل وقت مانده است."
