@@ -149,3 +149,63 @@ def state_where(ws: ClientConnection, check: Any) -> dict[str, Any]:
         message = json.loads(ws.recv(timeout=30))
         if message["type"] == "state" and check(message["view"]):
             return dict(message["view"])
+
+
+class PtyConsole:
+    """``python -m voice ARGS`` on a pseudo-terminal: keys typed one by one, output read back."""
+
+    def __init__(self, *args: str) -> None:
+        import fcntl
+        import pty
+        import termios
+
+        self.master, self.slave = pty.openpty()
+        self.seen = ""
+
+        def controlling_terminal() -> None:
+            os.setsid()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "voice", *args],
+            stdin=self.slave,
+            stdout=self.slave,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=controlling_terminal,
+            close_fds=True,
+        )
+
+    def type(self, keys: bytes) -> None:
+        os.write(self.master, keys)
+
+    def expect(self, text: str) -> str:
+        """Read until ``text`` has been printed (after what earlier expectations consumed)."""
+        import select
+
+        waited = 0.0
+        while text not in self.seen:
+            ready, _, _ = select.select([self.master], [], [], 0.5)
+            if ready:
+                try:
+                    self.seen += os.read(self.master, 4096).decode("utf-8", errors="replace")
+                except OSError:
+                    break
+            else:
+                waited += 0.5
+                if waited > DEADLINE_S or self.process.poll() is not None:
+                    break
+        if text not in self.seen:
+            raise AssertionError(f"never printed: {text!r}\n--- so far ---\n{self.seen}")
+        end = self.seen.index(text) + len(text)
+        consumed, self.seen = self.seen[:end], self.seen[end:]
+        return consumed
+
+    def wait(self) -> int:
+        return self.process.wait(timeout=DEADLINE_S)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        os.close(self.master)
+        os.close(self.slave)

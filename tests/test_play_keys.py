@@ -1,0 +1,54 @@
+"""Keys while the blind player speaks: ``voice-chess play`` on a real terminal with a microphone.
+
+With a microphone (the virtual one) the player speaks; the terminal's keys ask what the command
+words ask (``[session.keys]``): "t" the time, "b" reports a touched piece, "q" twice quits, and
+the terminal gets its normal mode back.
+"""
+
+from __future__ import annotations
+
+import termios
+from pathlib import Path
+
+import pytest
+from console import PtyConsole
+from pulse import PulseAudio
+
+from voice.events import KeyPress
+from voice.journal import read_journal
+
+
+@pytest.mark.audio
+def test_keys_ask_the_time_report_a_touched_piece_and_quit(
+    pulse: PulseAudio, tmp_path: Path
+) -> None:
+    journal = tmp_path / "game.jsonl"
+    con = PtyConsole(
+        "play",
+        "--no-speech",
+        "--no-web",
+        "--opponent",
+        "engine",
+        "--level",
+        "1",
+        "--journal",
+        str(journal),
+    )
+    try:
+        con.expect("Spracherkennung")
+        con.expect("Die Partie beginnt. Sie spielen Weiß.")
+        con.type(b"t")
+        con.expect("Gespielt: null Züge.")
+        con.type(b"b")
+        con.expect("Für den Schiedsrichter notiert: der Gegner hat eine Figur berührt.")
+        con.type(b"q")
+        con.expect("Programm beenden? Die Taste noch einmal drücken.")
+        con.type(b"q")
+        con.expect("Fortsetzen mit: voice-chess play --resume")
+        assert con.wait() == 0
+        mode = termios.tcgetattr(con.slave)
+        assert mode[3] & termios.ECHO and mode[3] & termios.ICANON  # the terminal was restored
+    finally:
+        con.close()
+    keys = [e.key for e in read_journal(journal).events if isinstance(e, KeyPress)]
+    assert keys == ["time", "touched"]
