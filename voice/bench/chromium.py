@@ -26,13 +26,28 @@ FLAGS = (
 )
 
 
+class BrowserUnavailable(RuntimeError):
+    """Selenium, Chromium or chromedriver is missing; the message says what to install."""
+
+
 def start_chromium(profile: Path) -> Any:
     """A Selenium driver for a new headless Chromium using ``profile`` as its user data."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
+    try:
+        from selenium import webdriver
+        from selenium.common.exceptions import WebDriverException
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        raise BrowserUnavailable(
+            "selenium is not installed: install the test extras (pip install -e '.[test]')"
+        ) from None
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in (*FLAGS, f"--user-data-dir={profile}"):
         options.add_argument(flag)
-    return webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    try:
+        return webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    except WebDriverException as error:
+        raise BrowserUnavailable(
+            f"headless Chromium does not start ({error.msg}); install the Debian packages "
+            "chromium and chromium-driver"
+        ) from None

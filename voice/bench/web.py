@@ -119,8 +119,10 @@ def run(settings: Settings, moves: int = 100, seed: int = 1, audio: bool = False
 
     figures = Figures()
     with tempfile.TemporaryDirectory(prefix="voice-bench-web-") as tmp:
+        speaker = _speaker(settings, figures) if audio else None  # fails before anything runs
         bench = WebBench(settings, Path(tmp), seed)
-        speaker = _speaker(settings, bench, figures) if audio else None
+        if speaker is not None:
+            bench.subscribe(speaker.say)
         bench.start()
         driver = start_chromium(Path(tmp) / "profile")
         try:
@@ -193,9 +195,7 @@ class _AudioProbe:
         self.speaker.close()
 
 
-def _speaker(settings: Settings, bench: WebBench, figures: Figures) -> _AudioProbe:
+def _speaker(settings: Settings, figures: Figures) -> _AudioProbe:
     from voice.speak import Speaker
 
-    probe = _AudioProbe(Speaker(settings), figures)
-    bench.subscribe(probe.say)
-    return probe
+    return _AudioProbe(Speaker(settings), figures)

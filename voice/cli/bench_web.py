@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from voice.config import Settings
 
@@ -24,10 +25,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    from voice.audio import AudioDeviceError
+    from voice.bench.chromium import BrowserUnavailable
     from voice.bench.web import run as bench
     from voice.bench.web import summary
+    from voice.speak import SpeechError
 
-    figures = bench(settings, moves=args.moves, seed=args.seed, audio=args.audio)
+    try:
+        figures = bench(settings, moves=args.moves, seed=args.seed, audio=args.audio)
+    except (AudioDeviceError, SpeechError, BrowserUnavailable) as error:
+        print(f"voice-chess bench-web: {error}", file=sys.stderr)
+        return 2
     print(summary("webdriver click sent -> Say to the blind player", figures.driver_to_say))
     print(summary("browser click event -> Say to the blind player", figures.click_to_say))
     if args.audio:
