@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import stat
+from pathlib import Path
 
 import pytest
 
-from voice.web.pairing import Secrets
+from voice.web.pairing import Secrets, keys_path, secrets_for_game
 from voice.web.protocol import (
     ALLOWED,
     MAX_MESSAGE_BYTES,
@@ -100,3 +102,21 @@ def test_each_role_has_its_own_unguessable_secret() -> None:
     assert not secrets.allows("spectator", None)
     assert Secrets.generate(open_spectators=True).allows("spectator", None)
     assert secrets.opponent != Secrets.generate().opponent
+
+
+def test_a_resumed_game_keeps_its_secrets_and_only_the_owner_can_read_them(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "game-20260121-193000.jsonl"
+    first = secrets_for_game(journal, open_spectators=False)
+    again = secrets_for_game(journal, open_spectators=True)
+    assert (again.opponent, again.arbiter, again.spectator) == (
+        first.opponent,
+        first.arbiter,
+        first.spectator,
+    )
+    assert again.open_spectators
+    assert stat.S_IMODE(keys_path(journal).stat().st_mode) == 0o600
+    other = secrets_for_game(tmp_path / "game-20260121-200000.jsonl", open_spectators=False)
+    assert other.opponent != first.opponent
+    assert secrets_for_game(None, open_spectators=False).opponent != first.opponent

@@ -8,8 +8,11 @@ stop clocks. The spectators' secret is only asked for when ``web.open_spectators
 from __future__ import annotations
 
 import hmac
+import json
+import os
 import secrets
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 Role = Literal["opponent", "arbiter", "spectator"]
@@ -53,3 +56,36 @@ class Secrets:
         if not key:
             return False
         return hmac.compare_digest(key.encode(), self.secret_of(role).encode())
+
+
+def keys_path(journal: Path) -> Path:
+    """Where a game's secrets are kept: beside its journal (``game-….keys.json``)."""
+    return journal.with_name(f"{journal.stem}.keys.json")
+
+
+def secrets_for_game(journal: Path | None, *, open_spectators: bool) -> Secrets:
+    """The game's secrets, kept beside its journal so that a resumed game keeps its links.
+
+    After a crash the opponent's page reconnects by itself as soon as the program is back,
+    without a new link to type. The file is readable by its owner only.
+    """
+    if journal is None:
+        return Secrets.generate(open_spectators=open_spectators)
+    path = keys_path(journal)
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        return Secrets(
+            opponent=str(stored["opponent"]),
+            arbiter=str(stored["arbiter"]),
+            spectator=str(stored["spectator"]),
+            open_spectators=open_spectators,
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        pass  # none yet (a new game) or unreadable: new secrets, new links
+    fresh = Secrets.generate(open_spectators=open_spectators)
+    data = {role: fresh.secret_of(role) for role in ROLES}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(data, handle)
+    return fresh

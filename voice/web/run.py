@@ -16,7 +16,7 @@ import qrcode
 from voice.config import Settings
 from voice.host import GameHost
 from voice.messages import message
-from voice.web.pairing import Secrets
+from voice.web.pairing import secrets_for_game
 from voice.web.server import WebServer, lan_address, page_language
 
 
@@ -42,7 +42,7 @@ def make_server(
     return WebServer(
         host,
         settings,
-        Secrets.generate(open_spectators=settings.web.open_spectators),
+        secrets_for_game(journal_path, open_spectators=settings.web.open_spectators),
         bind=lan_address() if lan else settings.web.host,
         port=settings.web.port if port is None else port,
         journal_path=journal_path,
