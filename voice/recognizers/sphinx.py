@@ -47,15 +47,19 @@ PAD_S = 0.25
 """Quiet lead-in and tail added to each utterance: the decoder needs a little silence at both
 ends to settle in and to reach the grammar's final state."""
 
-UNEXPLAINED_LIMIT = 0.25
+UNEXPLAINED_LIMIT = 0.15
 """Above this share of speech frames left to silence, the utterance is not a phrase we know."""
 
 MIN_DYNAMIC_DB = 9.0
 """An utterance whose loud and quiet frames differ by less than this holds no speech."""
 
-CONFIDENCE_SCALE = 10.0
+CONFIDENCE_SCALE = 30.0
 """Turns path-score differences (natural log) into relative confidences: an alternative whose
-path is e^-0.1 as likely as the best one gets e^-1 of its confidence."""
+path is e^-0.1 as likely as the best one gets e^-3 of its confidence (tuned so that a
+clearly heard move is not offered as a choice between look-alikes)."""
+
+SILENCE_PROB = 0.005
+"""Prior of a silence between words (PocketSphinx's default)."""
 
 _CACHE_SIZE = 8
 _NBEST_SCAN = 40
@@ -123,6 +127,7 @@ class SphinxRecognizer:
                 loglevel="FATAL",
                 bestpath=False,
                 topn=TOP_N,
+                silprob=SILENCE_PROB,
             )
             try:
                 self._decoder = pocketsphinx.Decoder(config)
