@@ -302,3 +302,21 @@ def test_the_arbiter_retracts_a_move_and_gives_penalty_time_after_confirming(
     log = driver.find_element(By.ID, "log")
     WebDriverWait(driver, 10).until(lambda d: "Weiß" in log.text.splitlines()[-1])
     assert game.state_fen().startswith("rnbqkbnr/pppppppp/8/8/4P3/")
+
+
+def test_on_a_phone_held_upright_the_board_fills_the_width_without_sideways_scrolling(
+    driver: webdriver.Chrome, game: LiveGame
+) -> None:
+    driver.set_window_size(390, 844)
+    try:
+        open_board(driver, game)
+        width = driver.execute_script("return document.documentElement.clientWidth;")
+        scroll = driver.execute_script("return document.documentElement.scrollWidth;")
+        board = driver.find_element(By.ID, "board").rect
+        top = driver.find_element(By.ID, "clock-top").rect
+        bottom = driver.find_element(By.ID, "clock-bottom").rect
+    finally:
+        driver.set_window_size(1280, 900)
+    assert scroll <= width
+    assert board["width"] > 0.9 * width and abs(board["width"] - board["height"]) < 2
+    assert top["y"] < board["y"] < bottom["y"]  # the opponent's clock above, mine below
