@@ -1,0 +1,219 @@
+"""The Hebrew catalogue (voice/locales/he.toml): the keys and placeholders of the English one,
+every sentence in Hebrew script and fully pointed the way espeak-ng's ``he`` voice reads it.
+
+Latin script may appear only where the blind player hears or says the international words: the
+Appendix D words (Anna … Hector, eins … acht, König … Bauer), the German command words in
+quotes ("Korrektur"), and the names of the program, its options and files on the lines meant for
+a terminal.
+
+The pointing follows what espeak-ng 1.51 reads (measured with ``espeak-ng -v he -x``): unpointed
+Hebrew comes out as bare consonants, and a shin or sin dot, a holam on a letter other than vav,
+a hataf segol, a maqaf or a dagesh in a letter other than ב, כ, פ, ו (or written after the vowel
+point) make it spell the word letter by letter.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import string
+import unicodedata
+
+import pytest
+
+from voice.messages import catalogue, message
+from voice.vocabulary import FILLER_WORDS, Vocabulary
+
+HE = catalogue("he")
+EN = catalogue("en")
+DE = catalogue("de")
+
+_VOCAB = Vocabulary.default("de")
+# The Appendix D words and the plural piece names of position.* (kept German in every language).
+APPENDIX_D = {w.lower() for w in _VOCAB.move_words()} | {
+    "könige",
+    "damen",
+    "türme",
+    "bauern",
+    "kurze",
+    "lange",
+    "rochade",
+    "en",
+    "passant",
+}
+COMMAND_WORDS = {w.lower() for w in _VOCAB.command_words()} | set(_VOCAB.number_words)
+# Names on terminal lines and web labels, as written: the program, its commands, a FIDE label.
+TECHNICAL = {
+    "voice-chess",
+    "Stockfish",
+    "PGN",
+    "III.4",
+    "9.5.3",
+    "models",
+    "list",
+    "devices",
+    "simulate",
+    "clock",
+    "demo",
+    "play",
+    "python3",
+    "voice/bootstrap.py",
+    "run",
+    "journal_dir",
+    "[session]",
+    "[clock.presets]",
+    "900+10",
+}
+
+HEBREW_LETTER = re.compile("[\u05d0-\u05ea]")
+LATIN_LETTER = re.compile("[A-Za-zÄÖÜäöüß]")
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+QUOTED = re.compile('"([^"]*)"|“([^”]*)”')
+OPTION = re.compile(r"--[a-z][a-z-]*")
+LATIN_TOKEN = re.compile(r"[\[A-Za-zÄÖÜäöüß0-9][\w./+\-\]]*")
+
+DAGESH = "\u05bc"
+HOLAM = "\u05b9"
+# Vowel points and the qamats katan; the dagesh, shin/sin dots and meteg are not vowels.
+VOWEL_POINTS = set("\u05b0\u05b1\u05b2\u05b3\u05b4\u05b5\u05b6\u05b7\u05b8\u05b9\u05ba\u05bb\u05c7")
+
+
+def international_words_removed(value: str) -> str:
+    """``value`` without placeholders, quoted command words, options and allowed Latin words."""
+    rest = QUOTED.sub(" ", PLACEHOLDER.sub(" ", value))
+    rest = OPTION.sub(" ", rest)
+    for token in LATIN_TOKEN.findall(rest):
+        word = token.rstrip(".,:;)")
+        if word.lower() in APPENDIX_D or word in TECHNICAL:
+            rest = rest.replace(token, " ", 1)
+    return rest
+
+
+# Keys whose English value has no English word either: only placeholders, punctuation and the
+# international words ("{move}?", ", ", "König").
+NO_HEBREW_NEEDED = {
+    key for key, value in EN.items() if not LATIN_LETTER.search(international_words_removed(value))
+}
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+
+
+def hebrew_words(value: str) -> list[str]:
+    """The Hebrew words of ``value``, each a run of letters and their points."""
+    return re.findall("[\u05d0-\u05ea\u0591-\u05c7]+", PLACEHOLDER.sub(" ", value))
+
+
+def letters_with_marks(word: str) -> list[tuple[str, str]]:
+    """(letter, the points written after it, in order) for each letter of ``word``."""
+    return re.findall("([\u05d0-\u05ea])([\u0591-\u05c7]*)", word)
+
+
+def test_the_same_keys_as_english() -> None:
+    assert sorted(set(EN) - set(HE)) == [], "missing in he.toml"
+    assert sorted(set(HE) - set(EN)) == [], "not in en.toml"
+
+
+@pytest.mark.parametrize("key", sorted(EN))
+def test_the_same_placeholders_as_english(key: str) -> None:
+    assert placeholders(HE[key]) == placeholders(EN[key])
+
+
+@pytest.mark.parametrize("key", sorted(HE))
+def test_format_works_with_dummy_values(key: str) -> None:
+    params = {name: f"<{name}>" for name in placeholders(HE[key])}
+    text = message("he", key, **params)
+    assert text.strip() or HE[key] == EN[key]
+    assert "{" not in text and "}" not in text
+
+
+@pytest.mark.parametrize("key", sorted(HE))
+def test_every_value_is_hebrew_apart_from_the_international_words(key: str) -> None:
+    value = HE[key]
+    assert value != ""
+    for match in QUOTED.finditer(PLACEHOLDER.sub("", value)):
+        words = re.findall(r"[^\s.,;:?!]+", (match.group(1) or match.group(2) or "").lower())
+        unknown = [w for w in words if w not in COMMAND_WORDS | FILLER_WORDS | APPENDIX_D]
+        assert not unknown, f"{key}: {unknown} in quotes is not a German command word"
+    latin = LATIN_LETTER.findall(international_words_removed(value))
+    assert not latin, f"{key}: Latin script outside quotes and the international words"
+    if key not in NO_HEBREW_NEEDED:
+        assert HEBREW_LETTER.search(value), f"{key} has no Hebrew word"
+
+
+@pytest.mark.parametrize("key", sorted(HE))
+def test_every_hebrew_letter_is_pointed_for_espeak(key: str) -> None:
+    value = HE[key]
+    assert unicodedata.normalize("NFC", value) == value or DAGESH in value
+    for word in hebrew_words(value):
+        pairs = letters_with_marks(word)
+        for (letter, marks), (after, its_marks) in itertools.pairwise(pairs):
+            # Fully pointed: every letter inside a word carries a point, unless it is a vowel
+            # letter (א ה ו י) or the vowel is the holam or shuruk of the vav after it.
+            vowel_vav = after == "ו" and bool(its_marks)
+            assert marks or letter in "אהוי" or vowel_vav, f"{key}: {letter} in {word} unpointed"
+        for letter, marks in pairs:
+            where = f"{key}: {letter} in {word}"
+            assert "\u05c1" not in marks and "\u05c2" not in marks, f"{where}: shin/sin dot"
+            assert "\u05b1" not in marks, f"{where}: hataf segol"
+            assert "\u05bd" not in marks, f"{where}: meteg"
+            if DAGESH in marks:
+                assert letter in "בכךפו", f"{where}: dagesh espeak-ng spells out"
+                assert marks.startswith(DAGESH), f"{where}: dagesh after the vowel point"
+            if HOLAM in marks:
+                assert letter == "ו", f"{where}: holam without vav (a qamats katan reads o)"
+    assert "\u05be" not in value, f"{key}: maqaf"
+
+
+def test_the_dagesh_stays_before_the_vowel_in_the_file() -> None:
+    # An editor or a normaliser would move it after the vowel (canonical order), where espeak-ng
+    # spells the word out; the file writes it as an escape.
+    from voice.messages import LOCALES
+
+    raw = (LOCALES / "he.toml").read_text(encoding="utf-8")
+    assert DAGESH not in raw
+    assert "\\u05BC" in raw
+
+
+def test_a_refusal_reads_as_one_hebrew_sentence() -> None:
+    text = message(
+        "he",
+        "refusal.no_piece_can_reach",
+        no_piece=message("he", "refusal.piece.knight.no"),
+        square="Felix drei",
+    )
+    assert text == "אֵין פ\u05bcָרָש עִם מַסָע אֶל Felix drei."
+    text = message(
+        "he",
+        "refusal.pinned",
+        the_piece=message("he", "refusal.piece.queen.the"),
+        from_square="Gustav eins",
+    )
+    assert text.startswith("הַמַלְכ\u05bcָה ")
+    assert text.endswith(" Gustav eins ב\u05bcְרִתוּק.")
+
+
+def test_the_appendix_d_words_stand_apart_for_the_respelling() -> None:
+    # speakable() only respells a word with neither a letter nor a point right before it, so no
+    # Hebrew prefix (ב, ל, מ …) is ever glued to a placeholder of the spoken sentences.
+    for key, value in HE.items():
+        if key.startswith("web."):
+            continue
+        assert not re.search("[\u05d0-\u05ea\u0591-\u05c7]\\{", value), key
+
+
+def test_times_and_counts_from_spoken_time_fit_the_sentences() -> None:
+    from voice.spoken_time import count_words, duration_words
+
+    text = message("he", "clock.warning", time=duration_words(65_000, "he"))
+    assert text == "הַזְמַן שֶנוֹתַר: דקה אחת וחמש שניות."
+    text = message("he", "game.moves.to_control", moves=count_words(2, "move", "he"))
+    assert text == "נוֹתְרוּ עֲד ב\u05bcַקָרַת הַזְמַן: שני מסעים."
+    period = message(
+        "he",
+        "clock.period_moves",
+        time=duration_words(5_400_000, "he"),
+        moves=count_words(40, "move", "he"),
+    )
+    assert period == "ארבעים מסעים תוֹךְ שעה אחת ושלושים דקות"
