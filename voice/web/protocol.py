@@ -240,6 +240,7 @@ class ClockView(Message):
     running: Side | None
     paused: bool
     moves: dict[Side, int]
+    delay_ms: int = 0  # delay mode: how long the running display still stands still
 
 
 class ResultView(Message):

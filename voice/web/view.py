@@ -62,6 +62,7 @@ class GameView:
                 "running": state["clock"]["running"],
                 "paused": state["clock"]["paused"],
                 "moves": state["clock"]["moves"],
+                "delay_ms": self._delay_left(state["clock"]["running"], now),
             },
             "draw_offer": state["draw_offer"]["by"] if state["draw_offer"] else None,
             "result": None if result is None else {**result, "text": self._reason(result)},
@@ -78,6 +79,21 @@ class GameView:
                 view[key] = state[key]
             view["log"] = [self._log_line(entry) for entry in state["log"]]
         return View.model_validate(view)
+
+    def _delay_left(self, running: Side | None, now: int) -> int:
+        """Delay mode (6.3.2): how long the running display still stands still.
+
+        Read from the clock itself: over one whole delay from now, a display still in its
+        delay is charged only what is left after the delay ends.
+        """
+        if running is None:
+            return 0
+        clock = self.session.clock
+        delay = self.session.control.period(clock.period_index(running)).delay_ms
+        if delay == 0:
+            return 0
+        charged = clock.remaining_ms(running, now) - clock.remaining_ms(running, now + delay)
+        return max(0, delay - charged)
 
     def _legal(self, state: dict[str, Any]) -> list[str]:
         """The sighted player's legal moves, when a move of theirs could be made now."""

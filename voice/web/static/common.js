@@ -195,7 +195,7 @@ const VC = (() => {
       for (const side of ["white", "black"]) {
         let ms = reading[`${side}_ms`];
         const running = reading.running === side && !reading.paused;
-        if (running) ms -= performance.now() - received;
+        if (running) ms -= Math.max(0, performance.now() - received - (reading.delay_ms || 0));
         const box = elements[side];
         box.querySelector(".clock-time").textContent = formatClock(Math.max(0, ms));
         box.dataset.ms = String(Math.max(0, Math.round(ms)));
