@@ -216,3 +216,10 @@ def test_busy_between_covers_our_speech_and_its_echo_tail(speaker: Speaker) -> N
     assert not speaker.busy_between(end.at + 0.1, end.at + 0.2)
     assert speaker.busy_between(end.at + 0.1, end.at + 0.2, tail=0.3)
     assert speaker.wait_idle(1) and not speaker.speaking
+
+
+def test_a_speaker_with_an_unknown_voice_fails_at_once(
+    pulse: PulseAudio, settings: Settings
+) -> None:
+    with pytest.raises(SpeechError, match="no-such-voice"):
+        Speaker(override(settings, speech={"voice": "no-such-voice"}))

@@ -227,6 +227,9 @@ class Speaker:
         spec = settings.audio.output_device if device is None else device
         self.device: Device = resolve_device(spec, "output")
         self.rate = supported_rate(self.device, _TTS_RATE)
+        # Start the engine and check the voice now: a wrong [speech] voice is a start-up error,
+        # not silence later.
+        _the_renderer().voice_for(settings.speech.voice, settings.language.blind)
         self._on_event = on_event
         self._lock = threading.Condition()
         self._pending: collections.deque[_Item] = collections.deque()
