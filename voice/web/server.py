@@ -13,9 +13,10 @@ import asyncio
 import contextlib
 import html
 import json
+import logging
 import re
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -37,8 +38,10 @@ from voice.messages import FALLBACK, catalogue, languages, message
 from voice.web import inputs
 from voice.web.hub import Client, Hub
 from voice.web.pairing import PAGE_OF_ROLE, ROLE_OF_PAGE, Role, Secrets
-from voice.web.protocol import WS_MAX_BYTES, ProtocolError, SyncIn, parse
+from voice.web.protocol import WS_MAX_BYTES, ErrorOut, ProtocolError, SyncIn, parse
 from voice.web.view import GameView
+
+log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
 ASSETS = {"style.css", "common.js", "play.js", "arbiter.js", "watch.js"}
@@ -141,14 +144,14 @@ def create_app(
     def forbidden() -> Response:
         return PlainTextResponse(text("error.forbidden"), status_code=403)
 
-    def role_page(role: Role) -> Callable[[Request], Response]:
+    def role_page(role: Role) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             if not secrets.allows(role, request.query_params.get("key")):
                 return forbidden()
             page = render_page(f"{PAGE_OF_ROLE[role]}.html", language)
             return Response(page, media_type="text/html; charset=utf-8")
 
-        return endpoint  # type: ignore[return-value]
+        return endpoint
 
     async def asset(request: Request) -> Response:
         name = request.path_params["name"]
@@ -215,7 +218,11 @@ def create_app(
             client.refused(error.code, text(f"error.{error.code}"))
             return
         client.refusals_in_a_row = 0
-        await host.submit(make)
+        try:
+            await host.submit(make)
+        except Exception:  # a bug behind the page must not cut the page off: say so, log it
+            log.exception("the game could not handle a message from the %s's page", client.role)
+            client.put(ErrorOut(code="refused", message=text("error.refused")))
 
     routes = [
         *(Route(f"/{PAGE_OF_ROLE[role]}", role_page(role)) for role in PAGE_OF_ROLE),
