@@ -110,7 +110,7 @@
     list.replaceChildren();
     for (const entry of view.log) {
       const item = document.createElement("li");
-      item.textContent = `${VC.formatClock(entry.t_ms)}  ${entry.text}`;
+      item.textContent = `${VC.formatElapsed(entry.t_ms)}  ${entry.text}`;
       list.append(item);
     }
     list.scrollTop = list.scrollHeight;

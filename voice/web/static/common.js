@@ -181,6 +181,15 @@ const VC = (() => {
     return negative ? `-${text}` : text;
   }
 
+  /** Game time for the log: whole seconds, hours only when needed. */
+  function formatElapsed(ms) {
+    const seconds = Math.floor(Math.max(0, ms) / 1000);
+    const two = (n) => String(n).padStart(2, "0");
+    const h = Math.floor(seconds / 3600);
+    const m = Math.floor((seconds % 3600) / 60);
+    return h > 0 ? `${h}:${two(m)}:${two(seconds % 60)}` : `${m}:${two(seconds % 60)}`;
+  }
+
   /**
    * The two clocks, ticking on the page between server snapshots. Each snapshot carries the
    * readings at the moment it was sent; the running side is counted down from the moment it
@@ -297,7 +306,8 @@ const VC = (() => {
   }
 
   return {
-    t, connect, createOnlookerView, other, placement, pieceName, createBoard, renderBoard, focusSquare, formatClock,
-    createClocks, clockLabel, renderMoves, renderBanner, lastMoveMarks,
+    t, connect, createOnlookerView, other, placement, pieceName, createBoard, renderBoard,
+    focusSquare, formatClock, formatElapsed, createClocks, clockLabel, renderMoves, renderBanner,
+    lastMoveMarks,
   };
 })();
