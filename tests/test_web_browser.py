@@ -102,7 +102,7 @@ def test_the_blind_players_move_appears_on_the_page_within_a_second(
     )
     last = driver.find_element(By.ID, "last-blind")
     assert last.find_element(By.CLASS_NAME, "san").text == "Nf3"
-    assert last.find_element(By.CLASS_NAME, "spoken").text == "“Springer Felix drei”"
+    assert last.find_element(By.CLASS_NAME, "spoken").text == "„Springer Felix drei“"
     assert "last-blind" in (square(driver, "g1").get_attribute("class") or "")
 
 

@@ -176,7 +176,8 @@
   // -- buttons ------------------------------------------------------------------------------
 
   buttons.offer.addEventListener("click", () => connection.send({ type: "draw", action: "offer" }));
-  buttons.accept.addEventListener("click", () => connection.send({ type: "draw", action: "accept" }));
+  buttons.accept.addEventListener("click",
+    () => connection.send({ type: "draw", action: "accept" }));
   buttons.decline.addEventListener("click",
     () => connection.send({ type: "draw", action: "decline" }));
   buttons.arbiter.addEventListener("click", () => connection.send({ type: "call_arbiter" }));
@@ -206,7 +207,8 @@
     const move = view.last_blind;
     const box = document.getElementById("last-blind");
     box.querySelector(".san").textContent = move ? move.san : t("web.last_blind.none");
-    box.querySelector(".spoken").textContent = move && move.spoken ? `\u201C${move.spoken}\u201D` : "";
+    box.querySelector(".spoken").textContent =
+      move && move.spoken ? t("web.last_blind.spoken", { words: move.spoken }) : "";
   }
 
   function renderLargeText() {
@@ -214,7 +216,8 @@
     largeToggle.checked = on;
     largeText.hidden = !on;
     const move = view && view.last_blind;
-    largeText.textContent = move ? `${move.spoken || move.san} (${move.san})` : "";
+    largeText.textContent = move
+      ? t("web.large_text.move", { words: move.spoken || move.san, san: move.san }) : "";
   }
 
   // -- state from the server ----------------------------------------------------------------
