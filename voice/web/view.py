@@ -121,7 +121,7 @@ class GameView:
         params = {k: v for k, v in entry.get("params", {}).items() if k != "reason"}
         parts += [f"{k}={v}" for k, v in params.items() if k != "side"]
         if entry.get("detail"):
-            parts.append(f"“{entry['detail']}”")
+            parts.append(self._text("web.log.quoted", entry["detail"], text=entry["detail"]))
         return {"t_ms": round(entry["t"] * 1000), "kind": kind, "text": " · ".join(parts)}
 
     def pgn(self) -> str:
