@@ -223,3 +223,11 @@ def test_a_speaker_with_an_unknown_voice_fails_at_once(
 ) -> None:
     with pytest.raises(SpeechError, match="no-such-voice"):
         Speaker(override(settings, speech={"voice": "no-such-voice"}))
+
+
+def test_rendered_speech_carries_no_long_silence_at_either_end(settings: Settings) -> None:
+    """Trailing silence would hold the half-duplex gate closed while nothing is heard."""
+    samples, rate = render("Ist das richtig?", settings)
+    loud = np.flatnonzero(np.abs(samples.astype(np.int32)) > 100)
+    assert loud[0] / rate <= 0.01
+    assert (len(samples) - loud[-1]) / rate <= 0.05

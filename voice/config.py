@@ -171,6 +171,7 @@ class AudioSettings(Section):
     end_of_utterance: Annotated[float, Field(ge=0.1, le=5)]
     early_end_of_utterance: Annotated[float, Field(ge=0.1, le=5)]
     echo_tail: Annotated[float, Field(ge=0, le=3)]
+    output_latency: Annotated[float, Field(ge=0.01, le=0.5)]
     push_to_talk: bool
     half_duplex: bool
     stop_words: list[str]

@@ -39,8 +39,10 @@ EventKind = Literal["start", "end", "interrupted", "dropped", "error"]
 _TTS_RATE = 22050  # what pyttsx3's espeak driver writes (it hard-codes this header)
 _MBROLA_RATE = 16000  # MBROLA voices report 22050 Hz but are 16 kHz
 _FADE = 0.005  # seconds of fade-out when speech is cut
-_LATENCY = 0.04  # seconds of output buffering: short enough for a quick "Stopp"
 _CACHE_SIZE = 128
+_SILENCE_LEVEL = 100  # int16 amplitude below which rendered audio counts as silence (-50 dBFS)
+_KEEP_BEFORE = 0.005  # seconds of silence kept before the first word
+_KEEP_AFTER = 0.04  # and after the last one (the fade of the last sound)
 
 
 class SpeechError(Exception):
@@ -141,12 +143,27 @@ class _Renderer:
         future: Future[tuple[np.ndarray, int]] = Future()
         self._requests.put((text, voice, rate, future))
         samples, real_rate = future.result(timeout=30)
+        samples = trim_silence(samples, real_rate)
         samples.flags.writeable = False
         with self._cache_lock:
             self._cache[key] = (samples, real_rate)
             while len(self._cache) > _CACHE_SIZE:
                 self._cache.popitem(last=False)
         return samples, real_rate
+
+
+def trim_silence(samples: np.ndarray, rate: int) -> np.ndarray:
+    """Cut espeak-ng's silence around the words (about 0.4 s at the end).
+
+    That silence would keep the half-duplex microphone gate closed and delay the "end" event
+    while nothing is heard; a player answering a question at once would not be listened to.
+    """
+    loud = np.flatnonzero(np.abs(samples.astype(np.int32)) > _SILENCE_LEVEL)
+    if len(loud) == 0:
+        return samples[:0]
+    first = max(0, int(loud[0]) - int(_KEEP_BEFORE * rate))
+    last = min(len(samples), int(loud[-1]) + 1 + int(_KEEP_AFTER * rate))
+    return samples[first:last]
 
 
 def _silence_driver_prints() -> None:
@@ -426,7 +443,7 @@ class Speaker:
             samplerate=self.rate,
             dtype="int16",
             blocksize=self.rate // 100,
-            latency=_LATENCY,
+            latency=self._settings.audio.output_latency,
             callback=self._callback,
         )
         self._stream.start()
@@ -439,7 +456,8 @@ class Speaker:
         if item is None or item.samples is None:
             return
         delay = when.outputBufferDacTime - when.currentTime
-        heard_at = time.monotonic() + (delay if 0 <= delay < 1 else _LATENCY)
+        fallback = self._settings.audio.output_latency
+        heard_at = time.monotonic() + (delay if 0 <= delay < 1 else fallback)
         samples = item.samples
         if item.position == 0 and not item.abort:
             self._emit("start", item, heard_at)
