@@ -2,14 +2,16 @@
 
 ``pyttsx3.say()`` plays through ``aplay``: the program could not know when speech ends, could not
 route it to the blind player's earphones and could not stop it. So every announcement is
-rendered to samples first (:func:`render`, about 10 ms for a move) and played by one open
-output stream whose callback knows, to the block, when speech starts and stops. That is what
-the half-duplex microphone gate and "Stopp" rely on.
+rendered to samples first (:func:`render`, about 12 ms for a move) and played by an output
+stream whose callback knows, to the block, when speech starts and stops. That is what the
+half-duplex microphone gate and "Stopp" rely on. The stream closes after a second of silence,
+so a new announcement starts on an empty buffer (3 ms instead of ``output_latency``).
 
 Queueing policy (players complained about stale moves being read out): a new announcement
-drops whatever is still waiting; ``interrupt=True`` also cuts the one playing (with a 5 ms fade,
-no click). ``append=True`` keeps the queue (several sentences of one announcement). Earcons are
-never dropped by a later announcement, only by :meth:`Speaker.stop`.
+drops whatever is still waiting; ``interrupt=True`` also cuts the one playing at once: the
+sound already handed to the device is dropped too, as a screen reader's stop key does.
+``append=True`` keeps the queue (several sentences of one announcement). Earcons are never
+dropped by a later announcement, only by :meth:`Speaker.stop`.
 """
 
 from __future__ import annotations
@@ -38,8 +40,8 @@ EventKind = Literal["start", "end", "interrupted", "dropped", "error"]
 
 _TTS_RATE = 22050  # what pyttsx3's espeak driver writes (it hard-codes this header)
 _MBROLA_RATE = 16000  # MBROLA voices report 22050 Hz but are 16 kHz
-_FADE = 0.005  # seconds of fade-out when speech is cut
 _CACHE_SIZE = 128
+_LINGER = 1.0  # seconds the output stream stays open after the last sound
 _SILENCE_LEVEL = 100  # int16 amplitude below which rendered audio counts as silence (-50 dBFS)
 _KEEP_BEFORE = 0.005  # seconds of silence kept before the first word
 _KEEP_AFTER = 0.04  # and after the last one (the fade of the last sound)
@@ -124,6 +126,11 @@ class _Renderer:
                     return str(v.id) + (f"+{variant}" if variant else "")
             known = ", ".join(sorted(str(v.id).split("/")[-1] for v in self.voices)[:40])
             raise SpeechError(f"[speech] voice = {wanted!r} is not installed; some voices: {known}")
+        # espeak-ng's "gmw/en" speaks British English but lists "en-gb"; by language alone
+        # "en" would find the Caribbean voice first. The voice named after the language wins.
+        for v in self.voices:
+            if str(v.id).split("/")[-1].lower() == language:
+                return str(v.id)
         for v in self.voices:
             if [str(x).lower() for x in v.languages][:1] == [language]:
                 return str(v.id)
@@ -239,14 +246,18 @@ class Speaker:
         *,
         device: str | int | None = None,
         on_event: Callable[[SpeechEvent], None] | None = None,
+        language: str | None = None,
     ) -> None:
         self._settings = settings
+        # Whose voice speaks when [speech] voice is empty: the blind player's language (a
+        # --language option or a resumed game's may differ from the settings file's).
+        self.language = language or settings.language.blind
         spec = settings.audio.output_device if device is None else device
         self.device: Device = resolve_device(spec, "output")
         self.rate = supported_rate(self.device, _TTS_RATE)
         # Start the engine and check the voice now: a wrong [speech] voice is a start-up error,
         # not silence later.
-        _the_renderer().voice_for(settings.speech.voice, settings.language.blind)
+        _the_renderer().voice_for(settings.speech.voice, self.language)
         self._on_event = on_event
         self._lock = threading.Condition()
         self._pending: collections.deque[_Item] = collections.deque()
@@ -260,6 +271,7 @@ class Speaker:
         self._subscribers: list[queue.SimpleQueue[SpeechEvent]] = []
         self._events: queue.SimpleQueue[SpeechEvent | None] = queue.SimpleQueue()
         self._closed = False
+        self._wake = threading.Event()
         self._stream: Any = None
         self._worker = threading.Thread(target=self._work, name="speaker", daemon=True)
         self._dispatcher = threading.Thread(target=self._dispatch, name="speaker-events")
@@ -278,6 +290,7 @@ class Speaker:
                 self._generation += 1
                 if interrupt and self._current is not None and self._current.earcon is None:
                     self._current.abort = True
+                    self._wake.set()
             item = _Item(id=next(self._ids), text=text, generation=self._generation)
             if text:
                 self._pending.append(item)
@@ -296,12 +309,13 @@ class Speaker:
         return item.id
 
     def stop(self) -> None:
-        """Silence now: cut what plays (5 ms fade) and forget everything queued."""
+        """Silence now: cut what plays and forget everything queued."""
         with self._lock:
             self._drop_pending(keep_earcons=False)
             self._generation += 1
             if self._current is not None:
                 self._current.abort = True
+                self._wake.set()
             self._lock.notify_all()
 
     @property
@@ -352,6 +366,7 @@ class Speaker:
             self._drop_pending(keep_earcons=False)
             if self._current is not None:
                 self._current.abort = True
+            self._wake.set()
             self._lock.notify_all()
         self._worker.join(timeout=2)
         if self._stream is not None:
@@ -404,7 +419,8 @@ class Speaker:
         while True:
             with self._lock:
                 while not self._pending and not self._closed:
-                    self._lock.wait()
+                    if not self._lock.wait(_LINGER) and self._current is None:
+                        self._close_stream()
                 if self._closed:
                     return
                 item = self._pending.popleft()
@@ -422,16 +438,50 @@ class Speaker:
                     continue
                 item.samples = samples
                 self._current = item
-            item.done.wait()
-            with self._lock:
-                self._lock.notify_all()
+            while True:  # woken by the callback at the end, or by stop()/say() to cut
+                self._wake.wait()
+                self._wake.clear()
+                if item.done.is_set():
+                    break
+                if item.abort:
+                    self._cut(item)
+                    break
 
     def _samples(self, item: _Item) -> np.ndarray:
         volume = self._settings.speech.volume
         if item.earcon is not None:
             return earcon(item.earcon, self.rate, volume)
-        samples, rate = render(item.text, self._settings)
+        samples, rate = render(item.text, self._settings, language=self.language)
         return np.asarray(resample(samples, rate, self.rate), dtype=np.int16)
+
+    def _cut(self, item: _Item) -> None:
+        """Abort the stream: PortAudio drops what is buffered, so silence is immediate."""
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            stream.abort()
+            stream.close()
+        at = time.monotonic()
+        with self._lock:
+            if not item.done.is_set():
+                if item.position > 0:
+                    self._emit("interrupted", item, at)
+                    if self._intervals and self._intervals[-1][1] is None:
+                        began = self._intervals[-1][0]
+                        self._intervals[-1] = (began, max(began, at))
+                    self._audible_until = at
+                else:
+                    self._emit("dropped", item, at)
+                self._current = None
+                item.done.set()
+            self._lock.notify_all()
+
+    def _close_stream(self) -> None:
+        """Idle: close the stream, so the next announcement starts on an empty buffer (an open
+        stream holds ``output_latency`` of silence ahead of anything new)."""
+        if self._stream is not None and time.monotonic() >= self._audible_until:
+            self._stream.stop()
+            self._stream.close()
+            self._stream = None
 
     def _ensure_stream(self) -> None:
         if self._stream is not None and self._stream.active:
@@ -464,13 +514,7 @@ class Speaker:
             with self._lock:
                 self._intervals.append((heard_at, None))
         if item.abort:
-            count = min(int(_FADE * self.rate), len(samples) - item.position, frames)
-            if item.position > 0 and count > 0:
-                ramp = np.linspace(1.0, 0.0, count)
-                chunk = samples[item.position : item.position + count]
-                out[:count] = (chunk * ramp).astype(np.int16)
-            self._finish(item, "interrupted", heard_at + count / self.rate)
-            return
+            return  # silence until the worker aborts the stream (see _cut)
         chunk = samples[item.position : item.position + frames]
         out[: len(chunk)] = chunk
         item.position += len(chunk)
@@ -488,4 +532,5 @@ class Speaker:
                 self._emit("dropped", item, at)
             self._current = None
             item.done.set()
+            self._wake.set()
             self._lock.notify_all()
