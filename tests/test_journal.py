@@ -182,7 +182,7 @@ def test_resume_keeps_whose_turn_the_open_question_and_the_draw_offer(
         "Partie fortgesetzt. Schwarz ist am Zug. Weiß zehn Minuten vier Sekunden, "
         "Schwarz neun Minuten siebenundfünfzig Sekunden."
     )
-    assert "Offen war noch: Wirklich aufgeben? Ja oder nein." in says
+    assert "Offen war noch: Wirklich aufgeben? Sagen Sie ja oder nein." in says
     assert "Das Remisangebot von Weiß steht noch." in says
     clock = [line for line in out if "clock" in line][-1]
     assert clock == {

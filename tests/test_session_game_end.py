@@ -130,9 +130,11 @@ def test_9_1_draw_offers_both_ways_declined_by_word_and_accepted(settings: Setti
 
 def test_5_1_2_resignation_asks_for_confirmation(settings: Settings) -> None:
     out = run("r51_resignation_confirmed", settings)
-    assert says(out, "blind", 3.0) == ["Wirklich aufgeben? Ja oder nein."]
+    assert says(out, "blind", 3.0) == ["Wirklich aufgeben? Sagen Sie ja oder nein."]
     assert says(out, "blind", 4.0) == ["Nicht aufgegeben. Die Partie geht weiter."]
-    assert says(out, "blind", 6.0) == ["Ja gibt die Partie auf, nein spielt weiter."]
+    assert says(out, "blind", 6.0) == [
+        "Mit ja geben Sie die Partie auf, mit nein spielen Sie weiter."
+    ]
     _ended(out, "0-1", "resignation", 7.0)
     assert says(out, "blind", 8.0)[0].startswith("Die Partie ist beendet")
     assert moves(out) == ["e2e4", "e7e5"]

@@ -136,7 +136,7 @@ def test_D_2_1_confirm_no_discards_and_a_new_phrase_replaces_the_question(
     assert says(out, "blind", 2.0) == ["Verworfen. Bitte Ihren Zug."]
     assert says(out, "blind", 3.0) == ["Springer Cesar drei?"]
     assert says(out, "blind", 4.0) == ["Eva vier?"]  # replaces the open question
-    assert says(out, "blind", 5.0)[0].startswith("Ja spielt Eva vier")
+    assert says(out, "blind", 5.0)[0].startswith("Mit ja spielen Sie Eva vier")
     assert moves(out) == ["e2e4"]
     assert move_lines(out)[0]["t"] == 6.0
     assert says(out, "blind", 7.0) == ["Es gibt gerade keine Frage zu beantworten."]

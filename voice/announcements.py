@@ -75,3 +75,25 @@ def command_list(vocab: Vocabulary, names: Sequence[str], language: str) -> str:
     """The first spoken form of each command, as a list: "Zeit, Züge, Stellung, …"."""
     words = [vocab.display(vocab.commands[name][0]) for name in names if vocab.commands.get(name)]
     return message(language, "position.separator").join(words)
+
+
+def command_word(vocab: Vocabulary, name: str) -> str:
+    """How a sentence names the command the player says: its first spoken form, German
+    nouns capitalised ("Korrektur", "Remis", "Zeit"; "ja" and "nein" stay small)."""
+    word = vocab.display(vocab.commands[name][0])
+    if vocab.command_set == "de" and name not in ("yes", "no"):
+        return word[:1].upper() + word[1:]
+    return word
+
+
+def command_words(vocab: Vocabulary) -> dict[str, str]:
+    """The placeholders through which every catalogue names the words to say, so that a
+    sentence in any language gives the words of the configured command set (German by
+    default, English when ``[language] commands = "en"``), never words of its own."""
+    return {
+        "yes_word": command_word(vocab, "yes"),
+        "no_word": command_word(vocab, "no"),
+        "correction_word": command_word(vocab, "correction"),
+        "draw_word": command_word(vocab, "draw"),
+        "one_word": vocab.number_words[0],
+    }

@@ -31,6 +31,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
+from voice import announcements as ann
 from voice import config
 from voice.clock_mode import describe_control
 from voice.config import Settings
@@ -47,7 +48,7 @@ from voice.events import (
 )
 from voice.host import GameHost
 from voice.journal import Journal, journal_dir, new_journal_path
-from voice.messages import message
+from voice.messages import display_text, message
 from voice.phrases import speakable
 from voice.session import GameSession
 from voice.text_input import Heard, TextInput
@@ -119,11 +120,15 @@ class Output:
         self._lock = threading.Lock()
 
     def line(self, text: str) -> None:
+        """Print ``text`` as it reads: without the Hebrew points and Arabic vowel marks that
+        only the speech needs."""
         with self._lock:
-            self.out.write(text + "\n")
+            self.out.write(display_text(text, self.language) + "\n")
             self.out.flush()
 
     def say(self, text: str, *, speak: bool = True) -> None:
+        """Print ``text`` (as it reads) and speak it (with the marks and respellings the
+        voice needs)."""
         self.line(text)
         if speak and self.speaker is not None and text.strip():
             self.speaker.say(speakable(text, self.language), interrupt=False, append=True)
@@ -166,6 +171,10 @@ class App:
     ) -> None:
         if plan.deaf_opponent:
             settings = config.override(settings, web={"large_text_moves": True})
+        if plan.language:
+            # --language is the blind player's language for everything: the session's
+            # sentences, the terminal, and the voice the loudspeaker speaks them with.
+            settings = config.override(settings, language={"blind": plan.language})
         self.plan = plan
         self.settings = settings
         self.stdin = stdin if stdin is not None else sys.stdin
@@ -194,10 +203,23 @@ class App:
     # -- words ------------------------------------------------------------------------------
 
     def text(self, key: str, **params: Any) -> str:
-        return message(self.language, f"app.{key}", **params)
+        """A sentence of the program; those that say which word to answer with name the
+        configured command set's word ({yes_word}, {one_word}), whatever the language."""
+        return message(self.language, f"app.{key}", **ann.command_words(self.vocab), **params)
 
     def tell(self, key: str, **params: Any) -> None:
         self.output.say(self.text(key, **params))
+
+    def _use_language(self, language: str) -> None:
+        """A resumed game speaks the language it was started in (its journal's set-up), not
+        today's setting: the terminal, the respellings and the voice all follow."""
+        if language == self.language:
+            return
+        self.language = language
+        self.output.language = language
+        self.settings = config.override(self.settings, language={"blind": language})
+        if self.output.speaker is not None:
+            self.output.speaker.language = language
 
     # -- running ----------------------------------------------------------------------------
 
@@ -395,6 +417,7 @@ class App:
             self.plan = _replace(self.plan, opponent="engine")
         self.session = resumed.core
         self.journal = resumed.journal
+        self._use_language(self.session.language)
         self._resumed_announcement = resumed.announcement
         return setup, resumed.contents.last_ms
 
@@ -571,7 +594,7 @@ class App:
                 raise Startup(self.text("fail.port_busy", port=port)) from None
             raise Startup(self.text("fail.web", error=error.strerror or str(error))) from None
         urls = io.StringIO()
-        announce(self.server, self.settings, qr=self.plan.qr, out=urls)
+        announce(self.server, self.settings, qr=self.plan.qr, out=urls, language=self.language)
         for line in urls.getvalue().splitlines():
             self.output.line(line)
         self.tell("web.spoken", host=self.server.bind, port=self.server.port)
@@ -585,7 +608,10 @@ class App:
                 if out.to in ("blind", "all"):
                     self.output.say(out.text)
                 elif out.to == "arbiter" and self.plan.mode == "assist":
-                    self.output.line(self.text("arbiter_line", text=out.text))
+                    # the session writes the arbiter's lines in the opponent's language
+                    language = self.session.opponent_language if self.session else ""
+                    text = display_text(out.text, language)
+                    self.output.line(self.text("arbiter_line", text=text))
             elif isinstance(out, Result) and not self._game_over_said:
                 self._game_over_said = True
                 self.output.line(self._pgn())

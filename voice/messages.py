@@ -7,6 +7,7 @@ from fragments. A test checks that every key exists in every catalogue.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -37,6 +38,56 @@ def catalogue(language: str) -> dict[str, str]:
 
 def languages() -> list[str]:
     return sorted(path.stem for path in LOCALES.glob("*.toml"))
+
+
+# The Hebrew catalogue is fully pointed and the Arabic one vocalised, because espeak-ng reads
+# unpointed Hebrew as bare consonants and guesses Arabic short vowels wrong. Adults read neither
+# language pointed: on a page or a terminal the marks only slow reading down (and Hebrew's
+# defective spelling, chosen for the points, still reads). Hebrew keeps its punctuation (maqaf,
+# paseq, sof pasuq: not combining marks); Arabic keeps hamza and madda, which are letters there.
+# Persian is left as the translator wrote it: a few marks that tell words apart (نُه nine, نه no)
+# and tanween on alef (لطفاً), both of which Persian print keeps.
+_HEBREW_POINTS = re.compile("[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]")
+_ARABIC_HARAKAT = re.compile("[\u064b-\u0652\u0670]")
+_ALEF_WASLA = "\u0671"
+
+
+def display_text(text: str, language: str) -> str:
+    """``text`` of ``language`` as it is shown rather than spoken: Hebrew without niqqud,
+    Arabic without harakat (alef wasla as plain alef); other languages unchanged.
+
+    Speech keeps the marks: only what is printed or sent to a page goes through here.
+
+    >>> display_text("הַשָעוֹן מו\u05bcכָן", "he")
+    'השעון מוכן'
+    >>> display_text("اِنْتَهَتِ المُبَارَاة", "ar")
+    'انتهت المباراة'
+    """
+    if language == "he":
+        return _HEBREW_POINTS.sub("", text)
+    if language == "ar":
+        return _ARABIC_HARAKAT.sub("", text).replace(_ALEF_WASLA, "\u0627")
+    return text
+
+
+RIGHT_TO_LEFT = frozenset({"ar", "fa", "he"})
+_LATIN_RUN = re.compile(
+    r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f0-9]*(?:[ '\-][A-Za-z\u00c0-\u024f0-9]+)*"
+)
+
+
+def isolate_latin(text: str) -> str:
+    """Each run of Latin-script words ("Springer Felix drei", "voice-chess") as a bidi isolate
+    (LRI … PDI), for right-to-left text on a page.
+
+    Without it the Unicode bidi algorithm lets neutral characters between two such runs (an
+    Arabic comma in "Eva vier، Eva fünf") join them into one left-to-right stretch, and
+    a reader of the right-to-left sentence meets the list in the wrong order.
+
+    >>> isolate_latin("إلى Hector acht.")
+    'إلى \\u2066Hector acht\\u2069.'
+    """
+    return _LATIN_RUN.sub(lambda m: f"\u2066{m.group(0)}\u2069", text)
 
 
 def message(language: str, key: str, **params: Any) -> str:

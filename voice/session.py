@@ -237,7 +237,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
             case PendingCorrection(spoken=spoken):
                 return spoken
             case PendingResign():
-                return game_message(self.language, "resign.question")
+                return game_message(self.language, "resign.question", **self.command_words)
         return ""
 
     # -- state for the web board and the arbiter's panel ------------------------------------

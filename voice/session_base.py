@@ -134,6 +134,9 @@ class SessionBase:
         self.language = setup.language or settings.language.blind
         self.opponent_language = str(extra.get("opponent_language", settings.language.opponent))
         self.vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+        # Sentences that tell the blind player what to say name the words of the command set
+        # in use, whatever the language of the sentence.
+        self.command_words = ann.command_words(self.vocab)
         self.profile = setup.profile
         self.blind: Side = setup.blind
         self.sighted: Side = other(setup.blind)
@@ -286,7 +289,8 @@ class SessionBase:
 
     def _tell(self, out: Outputs, t: int, key: str, **params: Any) -> None:
         """One sentence to the blind player."""
-        self._emit(out, Say(t, game_message(self.language, key, **params), "blind"))
+        text = game_message(self.language, key, **self.command_words, **params)
+        self._emit(out, Say(t, text, "blind"))
 
     def _tell_text(self, out: Outputs, t: int, text: str) -> None:
         self._emit(out, Say(t, text, "blind"))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from voice.app import App, Mode, Plan
-from voice.config import Settings
+from voice.config import Language, Settings
 
 LATEST = Path("<latest>")
 """``--resume`` without a file: the most recent journal."""
@@ -39,7 +39,11 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("white", "black"),
         help="the colour the blind player plays (default: [session] blind)",
     )
-    parser.add_argument("--language", help="language of the announcements (default: settings)")
+    parser.add_argument(
+        "--language",
+        choices=get_args(Language),
+        help="the blind player's language: announcements and voice (default: [language] blind)",
+    )
     parser.add_argument(
         "--fen", help="start from this position (FEN) instead of the initial position"
     )
@@ -112,13 +116,13 @@ def run_game(plan: Plan, settings: Settings) -> int:
 def default_command(settings: Settings) -> str:
     """``voice-chess`` alone: ``play`` when a microphone exists, else ``demo``; says which."""
     from voice.audio import AudioDeviceError, resolve_device
-    from voice.messages import message
+    from voice.messages import display_text, message
 
     language = settings.language.blind
     try:
         resolve_device(settings.audio.input_device, "input")
     except AudioDeviceError:
-        print(message(language, "app.default.demo"), flush=True)
+        print(display_text(message(language, "app.default.demo"), language), flush=True)
         return "demo"
-    print(message(language, "app.default.play"), flush=True)
+    print(display_text(message(language, "app.default.play"), language), flush=True)
     return "play"

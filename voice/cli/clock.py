@@ -13,14 +13,16 @@ import queue
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, get_args
 
 from voice.clock_mode import ACTIONS, ClockSession
-from voice.config import ClockKeys, Settings
+from voice.config import ClockKeys, Language, Settings
 from voice.events import Ask, ClockState, InputEvent, KeyPress, OutputEvent, Say, Setup, Tick
 from voice.keyboard import KeyReader
-from voice.messages import message
+from voice.messages import display_text, message
+from voice.phrases import speakable
 from voice.timecontrol import TimeControlError
+from voice.vocabulary import Vocabulary
 
 NAME = "clock"
 HELP = "talking chess clock: time and move count on request, flag fall at once (FIDE D.2.6.1)"
@@ -41,7 +43,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("home", "tournament"),
         help="tournament: no unsolicited information (no low-time warnings)",
     )
-    parser.add_argument("--language", help="language of the announcements (default: settings)")
+    parser.add_argument(
+        "--language",
+        choices=get_args(Language),
+        help="the blind player's language: announcements and voice (default: [language] blind)",
+    )
     parser.add_argument(
         "--no-speech",
         dest="speech",
@@ -64,21 +70,25 @@ class _Announcer:
     knows the press was taken without any words.
     """
 
-    def __init__(self, settings: Settings, speech: bool) -> None:
+    def __init__(self, settings: Settings, speech: bool, language: str) -> None:
         self._speaker: Any = None
         self._running: str | None = None
+        self.language = language
         if speech:
             try:
                 from voice.speak import Speaker
 
-                self._speaker = Speaker(settings)
+                self._speaker = Speaker(settings, language=language)
             except Exception as error:  # no engine, no device: the terminal still works
-                print(f"(speech unavailable: {error}; printing only)", file=sys.stderr)
+                text = message(language, "app.fail.no_speaker", error=str(error).rstrip("."))
+                print(display_text(text, language), file=sys.stderr)
 
     def emit(self, outputs: list[OutputEvent]) -> None:
+        """Print each announcement as it reads; speak them with the marks and respellings the
+        voice of the clock's language needs."""
         texts = [out.text for out in outputs if isinstance(out, Say)]
         for text in texts:
-            print(text, flush=True)
+            print(display_text(text, self.language), flush=True)
         switched = False
         for out in outputs:
             if isinstance(out, ClockState):
@@ -91,7 +101,7 @@ class _Announcer:
         if switched:
             self._speaker.earcon("move_made")
         if texts:
-            self._speaker.say(" ".join(texts), interrupt=True)
+            self._speaker.say(speakable(" ".join(texts), self.language), interrupt=True)
 
     @property
     def speaker(self) -> Any:
@@ -139,6 +149,20 @@ def _loop(
             Tick(now()) if key is None else KeyPress(now(), actions.get(key, "none"))
         )
         announcer.emit(session.handle(event))
+
+
+def request_words(vocab: Vocabulary, language: str) -> str:
+    """The words the clock listens for, as a list in ``language`` ("Zeit, Uhr, Züge, Pause
+    oder Stopp"): every spoken form of each request, in the configured command set."""
+    words = [
+        vocab.display(phrase)
+        for name in SpokenRequests.WORDS
+        for phrase in vocab.commands.get(name, ())
+    ]
+    if vocab.command_set == "de":
+        words = [word[:1].upper() + word[1:] for word in words]
+    separator = message(language, "position.separator")
+    return separator.join(words[:-1]) + message(language, "clock.or") + words[-1]
 
 
 class SpokenRequests:
@@ -206,8 +230,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     def now() -> int:
         return int((time.monotonic() - origin) * 1000)
 
-    announcer = _Announcer(settings, args.speech)
-    spoken = _listen(settings, announcer, setup.language or settings.language.blind, args.listen)
+    language = session.language
+    announcer = _Announcer(settings, args.speech, language)
+    spoken = _listen(settings, announcer, language, args.listen)
     finished = False
     try:
         with KeyReader(sys.stdin.fileno()) as reader:
@@ -239,7 +264,13 @@ def _listen(
             if key
             else message(language, "clock.listen_failed", error=str(error).rstrip("."))
         )
-        print(text, flush=True)
+        print(display_text(text, language), flush=True)
         return None
-    print(message(language, "clock.listening", input=spoken.describe(language)), flush=True)
+    text = message(
+        language,
+        "clock.listening",
+        input=spoken.describe(language),
+        request_words=request_words(spoken.vocab, language),
+    )
+    print(display_text(text, language), flush=True)
     return spoken

@@ -28,7 +28,7 @@ import chess
 from voice.config import Settings, override
 from voice.events import BlindSpeech, ClockState, MoveMade, OutputEvent, Say, Setup, SightedMove
 from voice.host import GameHost
-from voice.messages import message
+from voice.messages import display_text, message
 from voice.phrases import render_move, speakable
 from voice.session import GameSession
 from voice.spoken_time import duration_words
@@ -86,8 +86,10 @@ class Demo:
         self.settings = override(
             settings, speech={"recognizer": args.recognizer}, session={"always_confirm": False}
         )
-        blind = settings.language.blind
-        self.language = blind if blind in ("de", "en") else "de"
+        self.language = settings.language.blind
+        # The demo's blind player says the Appendix D words with the German voice (the English
+        # one for an English speaker): the recogniser has German and English models only.
+        self.player_language = self.language if self.language in ("de", "en") else "de"
         self.out = sys.stdout
         self.setup = Setup(
             mode="game",
@@ -110,7 +112,7 @@ class Demo:
         return message(self.language, f"demo.{key}", **params)
 
     def print(self, text: str) -> None:
-        self.out.write(text + "\n")
+        self.out.write(display_text(text, self.language) + "\n")
         self.out.flush()
 
     # -- parts ----------------------------------------------------------------------------
@@ -123,7 +125,7 @@ class Demo:
             try:
                 from voice.speak import Speaker
 
-                self.speaker = Speaker(self.settings)
+                self.speaker = Speaker(self.settings, language=self.language)
             except Exception:  # no loudspeaker: render only
                 self.speaker = None
         device = self.speaker.device.name if self.speaker is not None else None
@@ -152,7 +154,8 @@ class Demo:
         from voice.speak import render
 
         voiced = override(self.settings, speech={"rate": RATES[attempt]})
-        samples, sample_rate = render(speakable(words, self.language), voiced)
+        language = self.player_language
+        samples, sample_rate = render(speakable(words, language), voiced, language=language)
         if self.speaker is not None:
             self.speaker.wait_idle(timeout=20)
             self._play(samples, sample_rate)
@@ -306,7 +309,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         demo.open()
     except Exception as error:
-        print(demo.text("fail.recognizer", error=str(error)), file=sys.stderr)
+        text = demo.text("fail.recognizer", error=str(error))
+        print(display_text(text, demo.language), file=sys.stderr)
         return 1
 
     async def main() -> int:

@@ -11,6 +11,7 @@ import time
 from voice.audio import AudioDeviceError, list_devices, resolve_device
 from voice.config import Settings
 from voice.messages import message
+from voice.phrases import speakable
 
 NAME = "devices"
 HELP = "list audio devices, show which ones the settings choose, test speaker and microphone"
@@ -70,7 +71,8 @@ def _test_speaker(settings: Settings) -> int:
 
     with Speaker(settings) as speaker:
         events = speaker.subscribe()
-        speaker.say(message(settings.language.blind, "audio.speaker_test"))
+        language = settings.language.blind
+        speaker.say(speakable(message(language, "audio.speaker_test"), language))
         kinds: list[str] = []
         while kinds[-1:] not in (["end"], ["error"], ["interrupted"]):
             try:

@@ -117,9 +117,13 @@ AUDIENCE: dict[str, tuple[Role, ...]] = {
 class Hub:
     """All open pages; :meth:`publish` is the game host's output subscriber."""
 
-    def __init__(self, view: ViewBuilder, sighted_side: str) -> None:
+    def __init__(
+        self, view: ViewBuilder, sighted_side: str, display: Callable[[Say], str] | None = None
+    ) -> None:
         self._view = view
         self._sighted = sighted_side
+        # How a spoken sentence reads on a page (the session writes it for the voice).
+        self._display = display or (lambda say: say.text)
         self.clients: set[Client] = set()
 
     def join(self, websocket: WebSocket, role: Role) -> Client:
@@ -167,7 +171,7 @@ class Hub:
             match output:
                 case Refused(by=by):
                     refused = by == self._sighted
-                case Say(to=to, text=text):
+                case Say(to=to):
                     kind: NoticeKind = "refused" if refused and to != "blind" else "say"
                     refused = refused and to == "blind"
-                    yield AUDIENCE[to], NoticeOut(kind=kind, text=text)
+                    yield AUDIENCE[to], NoticeOut(kind=kind, text=self._display(output))

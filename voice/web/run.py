@@ -49,9 +49,15 @@ def make_server(
     )
 
 
-def announce(server: WebServer, settings: Settings, *, qr: bool, out: TextIO) -> None:
-    """Print the three addresses, each on its own line, and the opponent's QR code."""
-    language = page_language(settings)
+def announce(
+    server: WebServer, settings: Settings, *, qr: bool, out: TextIO, language: str | None = None
+) -> None:
+    """Print the three addresses, each on its own line, and the opponent's QR code.
+
+    ``language`` is that of whoever reads the terminal: the blind player's, when a game prints
+    them (the page itself is in the opponent's language).
+    """
+    language = language or page_language(settings)
     lines = [
         message(language, "web.start.opponent"),
         server.url("opponent"),

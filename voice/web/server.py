@@ -34,7 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from voice.config import Settings
 from voice.host import GameHost
-from voice.messages import FALLBACK, catalogue, languages, message
+from voice.messages import FALLBACK, catalogue, display_text, languages, message
 from voice.web import inputs
 from voice.web.hub import Client, Hub
 from voice.web.pairing import PAGE_OF_ROLE, ROLE_OF_PAGE, Role, Secrets
@@ -71,10 +71,17 @@ def page_language(settings: Settings) -> str:
 
 
 def page_texts(language: str) -> dict[str, str]:
-    """The page's part of the message catalogue, the fallback language filling any gap."""
+    """The page's part of the message catalogue, the fallback language filling any gap, as
+    it reads on a page (no Hebrew points, no Arabic vowel marks: those are for the voice)."""
     texts = {k: v for k, v in catalogue(FALLBACK).items() if k.startswith("web.")}
     if language != FALLBACK:
-        texts.update({k: v for k, v in catalogue(language).items() if k.startswith("web.")})
+        texts.update(
+            {
+                k: display_text(v, language)
+                for k, v in catalogue(language).items()
+                if k.startswith("web.")
+            }
+        )
     return texts
 
 
@@ -135,11 +142,11 @@ def create_app(
     """The application for one game: its pages, downloads and WebSockets."""
     language = page_language(settings)
     game = GameView(host, settings, language)
-    hub = Hub(game.view_for, game.sighted)
+    hub = Hub(game.view_for, game.sighted, game.notice_text)
     host.subscribe(hub.publish)
 
     def text(key: str, **params: object) -> str:
-        return message(language, f"web.{key}", **params)
+        return display_text(message(language, f"web.{key}", **params), language)
 
     def forbidden() -> Response:
         return PlainTextResponse(text("error.forbidden"), status_code=403)

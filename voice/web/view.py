@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from voice.config import Settings
-from voice.events import Side
+from voice.events import Say, Side
 from voice.host import GameHost
-from voice.messages import message
+from voice.messages import RIGHT_TO_LEFT, display_text, isolate_latin, message
 from voice.session import GameSession, side_of
 from voice.web.pairing import Role
 from voice.web.protocol import MoveIn, ProtocolError, View
@@ -103,9 +103,19 @@ class GameView:
 
     def _text(self, key: str, fallback: str, **params: Any) -> str:
         try:
-            return message(self.language, key, **params)
+            text = message(self.language, key, **params)
         except KeyError:
             return fallback
+        text = display_text(text, self.language)
+        return isolate_latin(text) if self.language in RIGHT_TO_LEFT else text
+
+    def notice_text(self, say: Say) -> str:
+        """A sentence of the session as a page shows it: in the language it was written in
+        (the blind player's for what they were told, which the arbiter's panel also shows),
+        without the Hebrew points and Arabic vowel marks that are there for the voice."""
+        language = self.session.language if say.to == "blind" else self.language
+        text = display_text(say.text, language)
+        return isolate_latin(text) if language in RIGHT_TO_LEFT else text
 
     def _reason(self, result: dict[str, Any]) -> str:
         code = result["reason"]

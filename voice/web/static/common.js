@@ -6,11 +6,17 @@
 const VC = (() => {
   const catalogue = JSON.parse(document.getElementById("i18n").textContent);
 
+  // On a right-to-left page every filled-in value is a bidi isolate (FSI … PDI): a square
+  // ("e4"), a move ("O-O+") or Appendix D words keep their own left-to-right order inside an
+  // Arabic, Persian or Hebrew sentence, and a translated side name stays right-to-left.
+  const RTL = document.documentElement.dir === "rtl";
+  const isolate = (text) => (RTL ? `\u2068${text}\u2069` : text);
+
   /** The sentence for `key` with its {placeholders} filled in (never glued from pieces). */
   function t(key, params = {}) {
     const template = catalogue[key] ?? key;
     return template.replace(/\{(\w+)\}/g, (whole, name) =>
-      name in params ? String(params[name]) : whole);
+      name in params ? isolate(String(params[name])) : whole);
   }
 
   // -- connection --------------------------------------------------------------------------
@@ -248,6 +254,7 @@ const VC = (() => {
         }
       }
       const half = document.createElement("span");
+      half.dir = "ltr";  // SAN reads left to right on every page ("O-O+", not "+O-O")
       half.className = "half" + (move.by === view.blind ? " blind" : "");
       half.textContent = move.san;
       if (move.spoken) half.title = move.spoken;
