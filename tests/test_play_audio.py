@@ -77,7 +77,7 @@ def test_spoken_moves_heard_back_and_a_web_opponent(pulse: PulseAudio, tmp_path:
                 opponent.send(json.dumps({"type": "move", "uci": "d7d5", "ply": 1}))
                 assert con.next_line() == "David fünf"
             wait_until_quiet(heard)
-            say(pulse, "Zeit")
+            say(pulse, "Züge")  # a request, answered only when asked
             con.expect("Gespielt: ein Zug.")
     finally:
         con.process.send_signal(2)  # Ctrl-C: the game is saved and the way to resume printed
@@ -88,3 +88,27 @@ def test_spoken_moves_heard_back_and_a_web_opponent(pulse: PulseAudio, tmp_path:
     spoken = [e for e in events if isinstance(e, BlindSpeech)]
     assert spoken[0].nbest and spoken[0].nbest[0][0].lower() == "springer felix drei"
     assert any(isinstance(e, SightedMove) and e.move == "d7d5" for e in events)
+
+
+def test_strength_chosen_by_voice_then_a_spoken_game_against_stockfish(
+    pulse: PulseAudio, tmp_path: Path
+) -> None:
+    journal = tmp_path / "engine.jsonl"
+    con = Console("play", "--no-speech", "--opponent", "engine", "--journal", str(journal))
+    try:
+        con.expect("Spielstärke des Computers?")
+        say(pulse, "zwei")
+        con.expect("Der Computer spielt auf Stufe 2.")
+        con.expect("Die Partie beginnt. Sie spielen Weiß.")
+        say(pulse, "Springer Felix drei")
+        assert con.next_line() == "Springer Felix drei"
+        reply = con.next_line()  # Stockfish's move, in Appendix D words
+        events = read_journal(journal).events
+        assert isinstance(events[-1], SightedMove)
+        assert reply and reply != "Nicht verstanden."
+    finally:
+        con.process.send_signal(2)
+        con.expect("Fortsetzen mit:")
+        con.wait()
+        con.close()
+    assert read_journal(journal).setup.extra["engine_level"] == 2

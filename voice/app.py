@@ -330,7 +330,10 @@ class App:
     def _listen(self) -> None:
         inbox = self._inbox
         assert inbox is not None and self.source is not None
-        self.source.start(lambda heard: inbox.put("heard", heard), lambda: inbox.put("end"))
+        # Typed lines and speech differ in one way: an empty typed line is only Enter, while
+        # speech that gave nothing usable must still be answered ("Nicht verstanden").
+        kind = "typed" if isinstance(self.source, TextInput) else "heard"
+        self.source.start(lambda heard: inbox.put(kind, heard), lambda: inbox.put("end"))
         if self.keys is not None:
             self.keys.start(lambda key: inbox.put("key", key), lambda: inbox.put("end"))
 
@@ -456,7 +459,10 @@ class App:
                 raise Startup(self.text("fail.input_ended"))
             if kind == "key" and value == "enter":
                 value = ()  # Enter alone takes the suggestion
-            elif kind != "heard" or (not spoken and not isinstance(self.source, TextInput)):
+            elif kind not in ("typed", "heard") or (kind == "heard" and not spoken):
+                continue
+            if kind == "heard" and not value:  # speech, but nothing usable in it
+                self.output.say(message(self.language, "not_understood"))
                 continue
             result = answer(value)
             if result is not None:
@@ -634,9 +640,9 @@ class App:
                     return
                 continue
             heard: Heard = value
-            if not heard:
-                continue  # an empty typed line
-            if heard[0][0].strip().lower() in stop_words:
+            if kind == "typed" and not heard:
+                continue  # Enter alone
+            if heard and heard[0][0].strip().lower() in stop_words:
                 self.output.stop()
             self._quit_asked = False
             await self.host.submit(_speech(heard))

@@ -110,6 +110,9 @@ _HELP_COMMANDS = (
     "help",
 )
 
+# Commands that answer a question or take a move back: listened for only while one is open.
+_ANSWERS = frozenset({"yes", "no", "correction"})
+
 # "wo ist der Springer", "wo sind die Bauern": the piece words with the article one says.
 WHERE_ARTICLES = {
     "könig": "der",
@@ -317,7 +320,14 @@ class GameSession(DrawsMixin, ArbiterMixin):
         command phrases, numbers while candidates are offered, the legal moves on the blind
         player's turn, and the opponent's last move while it may be repeated back."""
         phrases: set[Phrase] = set()
-        for command_phrases in self.vocab.commands.values():
+        asked = self.pending is not None or (
+            self.offer is not None and self.offer.by == self.sighted
+        )
+        for name, command_phrases in self.vocab.commands.items():
+            # Answers and take-backs only while there is something to answer or take back: a
+            # request misheard as "zurück" or "ja" must not find them in the grammar.
+            if name in _ANSWERS and not asked:
+                continue
             phrases.update(command_phrases)
         for where in self.vocab.commands.get("where", ()):
             for word in _WHERE_PIECES:
