@@ -13,17 +13,16 @@
 
 from __future__ import annotations
 
-import functools
 import io
 import json
 import re
 import shutil
-import subprocess
 import unicodedata
 from typing import Any
 
 import numpy as np
 import pytest
+from espeak import espeak
 from pulse import PulseAudio, similarity
 
 from voice.app import Output
@@ -295,18 +294,6 @@ def test_latin_runs_are_isolated_in_right_to_left_text() -> None:
 _LETTER_NAME = re.compile(r"^Found: '_?[^\W\d_]'\s", re.MULTILINE)
 """A letter looked up by its name: how espeak-ng spells what it cannot read. (It also looks
 up the names of quotation marks, but says them only when told to speak punctuation.)"""
-
-
-@functools.cache
-def espeak(voice: str, text: str, flag: str) -> str:
-    result = subprocess.run(
-        ["espeak-ng", "-q", "-v", voice, flag, text],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=30,
-    )
-    return result.stdout + result.stderr
 
 
 @needs_espeak

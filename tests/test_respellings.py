@@ -10,11 +10,11 @@ from __future__ import annotations
 import functools
 import re
 import shutil
-import subprocess
 import tomllib
 from collections.abc import Mapping
 
 import pytest
+from espeak import espeak as _espeak
 
 from voice.phrases import speakable
 from voice.resources import speech_models_dir
@@ -46,19 +46,6 @@ def _move_words() -> set[str]:
 VARIANTS = {"cessar", "caesar", "eve", "hektor", "fuenf"}
 """Spellings from rules.md section 1 that may be configured as file or rank words."""
 MOVE_ENTRIES = [e for e in ENTRIES if e[1] in _move_words() | VARIANTS]
-
-
-@functools.cache
-def _espeak(voice: str, text: str, flag: str) -> str:
-    """espeak-ng's phonemes (``-x``) or its trace (``-X``), once per text."""
-    result = subprocess.run(
-        ["espeak-ng", "-q", "-v", voice, flag, text],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=30,
-    )
-    return result.stdout + result.stderr
 
 
 def test_the_file_has_one_table_per_voice() -> None:
