@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import fcntl
 import hashlib
 import importlib.util
 import json
@@ -280,7 +279,13 @@ def hand_install_help(entry: CatalogueEntry) -> str:
 
 @contextlib.contextmanager
 def _install_lock(root: Path) -> Iterator[None]:
+    """One install at a time (the lock file is a POSIX advisory lock; none on Windows)."""
     root.mkdir(parents=True, exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
     with (root / ".lock").open("w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
