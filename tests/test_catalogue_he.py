@@ -64,6 +64,8 @@ TECHNICAL = {
     "[session]",
     "[clock.presets]",
     "900+10",
+    "Ctrl-D",
+    "Q",
 }
 
 HEBREW_LETTER = re.compile("[\u05d0-\u05ea]")
