@@ -120,3 +120,33 @@ def test_a_missing_engine_is_one_sentence_with_a_way_out(tmp_path: Path) -> None
 
 def test_find_engine_looks_in_debian_games_folder() -> None:
     assert Path(find_engine("stockfish")).name == "stockfish"
+
+
+def test_after_mate_the_game_can_still_be_asked_about_until_the_input_ends(
+    tmp_path: Path,
+) -> None:
+    con = Console(
+        "play",
+        "--text",
+        "--no-speech",
+        "--opponent",
+        "engine",
+        "--level",
+        "1",
+        "--fen",
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        "--journal",
+        str(tmp_path / "g.jsonl"),
+    )
+    try:
+        con.expect("Die Partie beginnt. Sie spielen Weiß.")
+        con.type("Turm Anna acht")
+        con.expect("Weiß gewinnt: Schachmatt.")
+        con.expect("1. Ra8#")
+        con.expect("Strg-D beendet das Programm; die Partie ist gespeichert.")
+        con.type("Partie")
+        con.expect("Eins: Turm Anna acht matt.")
+        con.end_input()
+        assert con.wait() == 0
+    finally:
+        con.close()

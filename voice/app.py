@@ -609,6 +609,7 @@ class App:
 
     def _show(self, outputs: Sequence[OutputEvent]) -> None:
         """The session's outputs for the blind player (and the arbiter's log at the terminal)."""
+        ended = False
         for out in outputs:
             if isinstance(out, Say):
                 if out.to in ("blind", "all"):
@@ -620,7 +621,11 @@ class App:
                     self.output.line(self.text("arbiter_line", text=text))
             elif isinstance(out, Result) and not self._game_over_said:
                 self._game_over_said = True
-                self.output.line(self._pgn())
+                ended = True
+        if ended:  # after the result has been announced
+            self.output.line(self._pgn())
+            how = "typed" if isinstance(self.source, TextInput) else "keys"
+            self.tell(f"after_game.{how}")
 
     def _update_context(self, outputs: Sequence[OutputEvent]) -> None:
         assert self.session is not None and self.source is not None
