@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
@@ -9,7 +13,17 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from voice.bench.chromium import start_chromium
 
-__all__ = ["square", "start_chromium", "wait_connected", "wait_for_ply"]
+__all__ = ["chromium", "square", "start_chromium", "wait_connected", "wait_for_ply"]
+
+
+@contextmanager
+def chromium(profile: Path) -> Iterator[webdriver.Chrome]:
+    """A headless Chromium for the time of a ``with`` block (quit even when a test fails)."""
+    driver = start_chromium(profile)
+    try:
+        yield driver
+    finally:
+        driver.quit()
 
 
 def square(driver: webdriver.Chrome, name: str) -> WebElement:
