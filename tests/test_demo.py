@@ -11,7 +11,9 @@ import io
 import re
 
 import chess.pgn
+import pytest
 from console import Console
+from pulse import PulseAudio
 
 from voice.cli.demo import GAME
 
@@ -40,3 +42,18 @@ def test_plain_voice_chess_without_audio_runs_the_demo_to_the_end() -> None:
     assert [m.uci() for m in game.mainline_moves()] == list(GAME)
     assert game.headers["Result"] == "1-0"
     assert "%clk" in out
+
+
+@pytest.mark.audio
+@pytest.mark.slow
+def test_with_a_loudspeaker_the_demo_is_heard(pulse: PulseAudio) -> None:
+    """Where a loudspeaker exists the player's voice and the announcements are played."""
+    with pulse.record("speaker.monitor") as heard:
+        con = Console("demo")
+        try:
+            con.expect("Ton über")
+            con.expect("4 von 4 Zügen des blinden Spielers aus dem Ton erkannt")
+            assert con.wait() == 0
+        finally:
+            con.close()
+    assert len(heard.active_spans()) >= len(GAME)  # every move was said aloud
