@@ -25,11 +25,12 @@ import signal
 import socket
 import sys
 import threading
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import partial
 from pathlib import Path
-from typing import Any, Literal, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO
 
 from voice import announcements as ann
 from voice import config
@@ -56,6 +57,11 @@ from voice.timecontrol import TimeControlError, parse_time_control
 from voice.utterance import read_command
 from voice.vocabulary import Phrase, Vocabulary
 
+if TYPE_CHECKING:
+    from voice.engine import Engine, EngineOpponent
+    from voice.game_keys import GameKeyInput
+    from voice.web.server import WebServer
+
 Mode = Literal["play", "assist"]
 Opponent = Literal["board", "engine"]
 
@@ -66,7 +72,9 @@ EXIT_SETUP = 2  # something the user must fix before a game can start
 class InputSource(Protocol):
     """Where the blind player's words come from: the microphone or typed lines."""
 
-    name: str
+    def set_context(self, phrases: Iterable[Phrase]) -> None:
+        """What may be said now (a recogniser's grammar)."""
+        ...
 
     def start(self, deliver: Callable[[Heard], None], on_end: Callable[[], None]) -> None: ...
 
@@ -187,10 +195,12 @@ class App:
         self.session: GameSession | None = None
         self.host: GameHost | None = None
         self.journal: Journal | None = None
-        self.server: Any = None
-        self.engine: Any = None
-        self.opponent: Any = None
-        self.keys: Any = None
+        self.server: WebServer | None = None
+        self.engine: Engine | None = None
+        self.opponent: EngineOpponent | None = None
+        self.keys: GameKeyInput | None = None
+        self.approval: dict[str, Any] | None = None  # the set-up the arbiter approved
+        self.resumed_announcement: list[OutputEvent] | None = None
         self.key_actions = {
             key: action
             for action, keys in settings.session.keys.model_dump().items()
@@ -257,6 +267,7 @@ class App:
                 if level is None:
                     level = await self._ask_level()
                 setup = self._with_engine(setup, level)
+                assert self.engine is not None
                 self.engine.set_level(level)
             if not resumed:
                 self._create(setup)
@@ -368,7 +379,8 @@ class App:
             time_control=control,
             profile="tournament" if plan.mode == "assist" else "home",
             fen=plan.fen,
-            language=plan.language,
+            # recorded in the journal: a resumed game goes on in the language it began in
+            language=self.language,
             extra=extra,
         )
 
@@ -417,11 +429,11 @@ class App:
         if setup.extra.get("deaf_opponent") and not self.settings.web.large_text_moves:
             self.settings = config.override(self.settings, web={"large_text_moves": True})
         if setup.extra.get("opponent") == "engine":
-            self.plan = _replace(self.plan, opponent="engine")
+            self.plan = replace(self.plan, opponent="engine")
         self.session = resumed.core
         self.journal = resumed.journal
         self._use_language(self.session.language)
-        self._resumed_announcement = resumed.announcement
+        self.resumed_announcement = resumed.announcement
         return setup, resumed.contents.last_ms
 
     def _say_startup(self, setup: Setup) -> None:
@@ -451,7 +463,7 @@ class App:
         """
         assert self._inbox is not None
         self.output.say(question)
-        if self.source is not None and hasattr(self.source, "set_context"):
+        if self.source is not None:
             self.source.set_context(self._question_phrases())
         while True:
             kind, value = await self._inbox.queue.get()
@@ -535,17 +547,17 @@ class App:
             spoken=False,
         )
         self.tell("assist.approved")
-        self._approval_params = approved
+        self.approval = approved
 
     async def _start_game(self, start_ms: int) -> None:
         assert self.session is not None and self.journal is not None
         self.host = GameHost(self.session, record=self.journal.append, start_ms=start_ms)
         self.host.subscribe(self._show)
-        if self.source is not None and hasattr(self.source, "set_context"):
-            self.host.subscribe(self._update_context)
-        approval = getattr(self, "_approval_params", None)
-        if approval is not None:
-            await self.host.submit(lambda t: ArbiterAction(t, "approve_setup", approval))
+        self.host.subscribe(self._update_context)
+        if self.approval is not None:
+            await self.host.submit(
+                partial(ArbiterAction, action="approve_setup", params=self.approval)
+            )
         self.host.start()
         if self.plan.opponent == "board" and self.plan.web:
             await self._start_web()
@@ -553,12 +565,11 @@ class App:
             from voice.engine import EngineOpponent
 
             self.opponent = EngineOpponent(self.host, self.engine)
-        announcement = getattr(self, "_resumed_announcement", None)
-        if announcement is not None:
-            self._show(announcement)
+        if self.resumed_announcement is not None:
+            self._show(self.resumed_announcement)
         else:
             self.tell("game.begins", side=message(self.language, f"game.side.{self.session.blind}"))
-        if self.source is not None and hasattr(self.source, "set_context"):
+        if self.source is not None:
             self.source.set_context(self.session.phrases_now())
         if self.opponent is not None:
             self.opponent.start()
@@ -629,7 +640,7 @@ class App:
 
     def _update_context(self, outputs: Sequence[OutputEvent]) -> None:
         assert self.session is not None and self.source is not None
-        self.source.set_context(self.session.phrases_now())  # type: ignore[attr-defined]
+        self.source.set_context(self.session.phrases_now())
 
     async def _play(self) -> None:
         """Hand the player's words and keys to the game until the input ends or they quit."""
@@ -665,8 +676,7 @@ class App:
         if action == "stop":
             self.output.stop()
             return False
-        event: Callable[[int], InputEvent] = lambda t: KeyPress(t, action)  # noqa: E731
-        await self.host.submit(event)
+        await self.host.submit(partial(KeyPress, key=action))
         return False
 
     # -- the end ----------------------------------------------------------------------------
@@ -711,9 +721,3 @@ def _speech(heard: Heard) -> Callable[[int], InputEvent]:
         return BlindSpeech(t_ms, heard)
 
     return make
-
-
-def _replace(plan: Plan, **changes: Any) -> Plan:
-    from dataclasses import replace
-
-    return replace(plan, **changes)

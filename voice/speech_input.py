@@ -37,8 +37,6 @@ def recognizer_for(settings: Settings, vocab: Vocabulary) -> Any:
 class SpeechInput:
     """Microphone + recogniser as an input source of the app (see :class:`voice.app.App`)."""
 
-    name = "voice"
-
     def __init__(self, settings: Settings, vocab: Vocabulary, speaker: Any = None) -> None:
         self.listener = Listener(settings, speaker=speaker)  # no microphone: raises here
         self.recognizer = recognizer_for(settings, vocab)

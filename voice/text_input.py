@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import threading
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TextIO
+
+from voice.vocabulary import Phrase
 
 Heard = tuple[tuple[str, float], ...]
 """What one input produced: alternatives with confidences, best first (empty: nothing usable)."""
@@ -32,12 +34,14 @@ def typed(line: str) -> Heard:
 class TextInput:
     """Reads lines from ``stream`` and hands each to ``deliver`` (on the reader thread)."""
 
-    name = "text"
-
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
         self._thread: threading.Thread | None = None
         self._closed = threading.Event()
+
+    def set_context(self, phrases: Iterable[Phrase]) -> None:
+        """Typed words need no grammar: every line is passed on as it was typed, and the
+        session says what it cannot use."""
 
     def start(self, deliver: Callable[[Heard], None], on_end: Callable[[], None]) -> None:
         """Start reading; ``on_end`` is called once when the input ends."""
