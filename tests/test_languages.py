@@ -18,10 +18,12 @@ import json
 import re
 import shutil
 import unicodedata
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from console import Console
 from espeak import espeak
 from pulse import PulseAudio, similarity
 
@@ -29,6 +31,7 @@ from voice.app import Output
 from voice.audio import resample
 from voice.cli.clock import request_words
 from voice.config import Settings, override
+from voice.journal import read_journal
 from voice.messages import display_text, isolate_latin, message
 from voice.phrases import speakable
 from voice.simulate import run_script
@@ -78,6 +81,9 @@ GAME = """
 {"t": 40, "blind": "ja"}
 {"t": 41, "blind": "Hilfe"}
 """
+
+HEBREW_POINTS = "".join(map(chr, range(0x05B0, 0x05BD))) + "\u05c7"
+"""Vowel points and dagesh: the speech needs them, a reader does not."""
 
 PLURALS = {"könige", "damen", "türme", "bauern"}
 """The German plurals of the position read-out ("Türme Anna eins, Hector eins")."""
@@ -359,3 +365,44 @@ def test_the_speaker_speaks_with_the_voice_of_its_language(
     assert seen[-1].kind == "end"
     heard = rec.audio[rec.sample_at(seen[0].at - 0.1) : rec.sample_at(seen[-1].at + 0.1)]
     assert similarity(heard, resample(sent, rate, 16000)) > 0.9
+
+
+# -- the program at the terminal -------------------------------------------------------------
+
+
+def shown(language: str, key: str, **params: object) -> str:
+    return display_text(message(language, key, **params), language)
+
+
+def test_play_in_hebrew_prints_unpointed_hebrew_and_resumes_in_hebrew(tmp_path: Path) -> None:
+    """--language he: every line for the blind player is Hebrew as it is read (no points), the
+    journal records the language, and the resumed game (started without --language) goes on in
+    Hebrew although the settings still say German."""
+    journal = tmp_path / "game.jsonl"
+    base = ("play", "--text", "--no-speech", "--no-web")
+    begins = shown("he", "app.game.begins", side=message("he", "game.side.white"))
+    con = Console(*base, "--language", "he", "--journal", str(journal))
+    try:
+        con.expect(begins)
+        con.type("Eva vier")
+        assert con.next_line() == "Eva vier"
+        con.type("Hilfe")
+        line = con.expect(shown("he", "game.help.wait", commands="zeit")[:12])
+        assert "zeit" in line and not set(line) & set(HEBREW_POINTS)
+        con.end_input()
+        assert con.wait() == 0
+        assert not set(con.output()) & set(HEBREW_POINTS)
+    finally:
+        con.close()
+    assert read_journal(journal).setup.language == "he"
+    con = Console(*base, "--resume", str(journal))
+    try:
+        con.expect(shown("he", "app.mode.play"))
+        con.type("Zeit")
+        line = con.next_line()
+        assert any("\u05d0" <= c <= "\u05ea" for c in line), line
+        con.end_input()
+        con.expect(shown("he", "app.end.saved", path=journal))
+        assert con.wait() == 0
+    finally:
+        con.close()
