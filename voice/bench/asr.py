@@ -337,6 +337,7 @@ class Report:
     tallies: dict[str, Tally]
     confusions: Counter[tuple[str, str]]
     by_category: dict[str, Counter[str]]
+    by_voice: dict[str, Counter[str]]
     rss_mb: float
     utterances: int
     generate_s: float
@@ -430,6 +431,7 @@ def _run(
     tallies = {name: Tally() for name in [*CONDITIONS, "non-chess speech", "noise alone"]}
     confusions: Counter[tuple[str, str]] = Counter()
     by_category: dict[str, Counter[str]] = {c: Counter() for c in CATEGORIES}
+    by_voice: dict[str, Counter[str]] = {v: Counter() for v in VOICES}
     failures: list[str] = []
     contexts: dict[str, frozenset[Phrase]] = {}
 
@@ -446,6 +448,7 @@ def _run(
         tally.decode_ms.append(transcript.decode_ms)
         if item.move is not None and condition == "clean":
             by_category[item.category][result_outcome] += 1
+            by_voice[item.voice][result_outcome] += 1
         if item.move is not None and result_outcome != "correct":
             heard = tuple(transcript.best.split()) or tuple(transcript.partial.split())
             confusions.update(_word_confusions(item.phrase, heard))
@@ -478,7 +481,9 @@ def _run(
         decode(item, audio, "noise alone")
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     utterances = sum(t.count for t in tallies.values())
-    return Report(tallies, confusions, by_category, rss_mb, utterances, generate_s, failures)
+    return Report(
+        tallies, confusions, by_category, by_voice, rss_mb, utterances, generate_s, failures
+    )
 
 
 def _percentile(values: Sequence[float], q: float) -> float:
@@ -523,6 +528,14 @@ def format_report(report: Report, *, backend: str, seed: int, failures: int = 0)
             if counts
         ),
     ]
+    lines.append(
+        "clean, by voice (correct/total): "
+        + ", ".join(
+            f"{voice} {counts['correct']}/{sum(counts.values())}"
+            for voice, counts in report.by_voice.items()
+            if counts
+        )
+    )
     if report.confusions:
         lines += ["", "most frequent word confusions (said → heard, '-' = missing/extra):"]
         lines += [

@@ -50,18 +50,31 @@ ends to settle in and to reach the grammar's final state."""
 UNEXPLAINED_LIMIT = 0.15
 """Above this share of speech frames left to silence, the utterance is not a phrase we know."""
 
+MIN_FRAME_SCORE = -0.0042
+"""Below this average log path score per frame (relative to the best-scoring sound in each
+frame) the words fit the audio too poorly to be what was said: German sentences forced onto
+two chess words land here, clearly heard moves almost never (about 1 in 100 on synthesized
+speech)."""
+
+SPEECH_LEVEL = 0.5
+"""Where between the quiet floor and the loud peak of an utterance speech frames begin."""
+
 MIN_DYNAMIC_DB = 9.0
 """An utterance whose loud and quiet frames differ by less than this holds no speech."""
 
-CONFIDENCE_SCALE = 30.0
+CONFIDENCE_SCALE = 80.0
 """Turns path-score differences (natural log) into relative confidences: an alternative whose
-path is e^-0.1 as likely as the best one gets e^-3 of its confidence (tuned so that a
+path is e^-0.01 as likely as the best one gets e^-0.8 of its confidence (tuned so that a
 clearly heard move is not offered as a choice between look-alikes)."""
 
 SILENCE_PROB = 0.005
 """Prior of a silence between words (PocketSphinx's default)."""
 
-_CACHE_SIZE = 8
+MAX_FRAMES_PER_PHONE = 13.0
+"""Clearly spoken phrases take 7 to 12 speech frames (10 ms) per phone; more means the speech
+holds more sounds than the phrase found."""
+
+_CACHE_SIZE = 16
 _NBEST_SCAN = 40
 
 
@@ -78,9 +91,10 @@ def model_dir() -> Path:
 def speech_frames(pcm: np.ndarray) -> np.ndarray:
     """Which 10 ms frames hold speech, judged by energy within the utterance itself.
 
-    A frame is speech when it lies in the upper half between the quiet floor (10th percentile)
-    and the loud peak (97th); an utterance with too small a range (steady noise, silence) has
-    none. Relative, so it works at any recording level and with steady background noise.
+    A frame is speech when it lies above ``SPEECH_LEVEL`` between the quiet floor (10th
+    percentile) and the loud peak (97th); an utterance with too small a range (steady noise,
+    silence) has none. Relative, so it works at any recording level and with steady
+    background noise.
     """
     count = len(pcm) // FRAME
     if count == 0:
@@ -90,7 +104,7 @@ def speech_frames(pcm: np.ndarray) -> np.ndarray:
     low, high = np.percentile(energy, 10), np.percentile(energy, 97)
     if high - low < MIN_DYNAMIC_DB:
         return np.zeros(count, dtype=bool)
-    return energy > low + 0.5 * (high - low)
+    return energy > low + SPEECH_LEVEL * (high - low)
 
 
 class SphinxRecognizer:
@@ -136,6 +150,7 @@ class SphinxRecognizer:
         self._searches: OrderedDict[frozenset[Phrase], str] = OrderedDict()
         self._allowed: frozenset[Phrase] = frozenset()
         self._serial = 0
+        self._shortest: dict[str, int] = {}
         self._lock = threading.Lock()
         self._stream: list[np.ndarray] | None = None
         self._last_partial: str | None = None
@@ -158,25 +173,39 @@ class SphinxRecognizer:
         phrases = frozenset(tuple(p) for p in allowed if p)
         with self._lock:
             self._allowed = phrases
-            name = self._searches.get(phrases)
-            if name is None:
-                graph = word_graph(phrases)
-                self._ensure_words(graph.words())
-                self._serial += 1
-                name = f"context{self._serial}"
-                transitions = [
-                    (a, b, 1.0, word) if word is not None else (a, b, 1.0)
-                    for a, b, word in graph.transitions
-                ]
-                fsg = self._decoder.create_fsg(name, graph.start, graph.final, transitions)
-                self._decoder.add_fsg(name, fsg)
-                self._searches[phrases] = name
-                if len(self._searches) > _CACHE_SIZE:
-                    _, old = self._searches.popitem(last=False)
-                    self._decoder.remove_search(old)
-            else:
-                self._searches.move_to_end(phrases)
-            self._decoder.activate_search(name)
+            self._decoder.activate_search(self._search_for(phrases))
+
+    def _search_for(self, phrases: frozenset[Phrase]) -> str:
+        """The decoder search of a phrase set, built on first use and kept in a small cache."""
+        name = self._searches.get(phrases)
+        if name is not None:
+            self._searches.move_to_end(phrases)
+            return name
+        graph = word_graph(phrases)
+        self._ensure_words(graph.words())
+        self._serial += 1
+        name = f"context{self._serial}"
+        transitions = [
+            (a, b, 1.0, word) if word is not None else (a, b, 1.0)
+            for a, b, word in graph.transitions
+        ]
+        fsg = self._decoder.create_fsg(name, graph.start, graph.final, transitions)
+        self._decoder.add_fsg(name, fsg)
+        self._searches[phrases] = name
+        if len(self._searches) > _CACHE_SIZE:
+            _, old = self._searches.popitem(last=False)
+            self._decoder.remove_search(old)
+        return name
+
+    def _phones(self, phrase: Phrase) -> int:
+        """The fewest phones any pronunciation of ``phrase`` has."""
+        total = 0
+        for word in phrase:
+            if word not in self._shortest:
+                variants = self.lexicon.pronunciations(word) or ("",)
+                self._shortest[word] = min(len(v.split()) for v in variants)
+            total += self._shortest[word]
+        return total
 
     # -- whole utterances -------------------------------------------------------------------
 
@@ -194,20 +223,43 @@ class SphinxRecognizer:
         padded, speech = _padded(pcm)
         if not speech.any():
             return Transcript((), True, _ms(started), reason="silence")
+        first = self._run(padded, speech, self._allowed, started)
+        if first.reason != "out-of-grammar":
+            return first
+        # A short phrase plus silence ("ja" ...) can beat the right long phrase when the voice
+        # is unusual. If the speech is too long for what was found, listen once more for the
+        # phrases long enough to fill it; the same checks decide whether that is a phrase.
+        least = int(speech.sum()) / MAX_FRAMES_PER_PHONE
+        longer = frozenset(p for p in self._allowed if self._phones(p) >= least)
+        if not longer or longer == self._allowed:
+            return first
+        main = self._search_for(self._allowed)
+        self._decoder.activate_search(self._search_for(longer))
+        try:
+            second = self._run(padded, speech, longer, started)
+        finally:
+            self._decoder.activate_search(main)
+        return second if second.nbest else first
+
+    def _run(
+        self, padded: np.ndarray, speech: np.ndarray, allowed: frozenset[Phrase], started: float
+    ) -> Transcript:
         # Fresh feature state (noise estimate, cepstral mean) per utterance: the result must not
         # depend on what was heard before, or the same words could be a move only sometimes.
         self._decoder.reinit_feat()
         self._decoder.start_utt()
         self._decoder.process_raw(padded.tobytes(), False, True)
         self._decoder.end_utt()
-        return self._transcript(speech, started)
+        return self._transcript(speech, allowed, started)
 
-    def _transcript(self, speech: np.ndarray, started: float) -> Transcript:
+    def _transcript(
+        self, speech: np.ndarray, allowed: frozenset[Phrase], started: float
+    ) -> Transcript:
         """Read the decoder's result for the utterance just ended (lock held)."""
         decoder = self._decoder
         hyp = decoder.hyp()
         text = _clean(hyp.hypstr) if hyp is not None else ""
-        if not text or not self._is_complete(text):
+        if hyp is None or not text or not _is_complete(text, allowed):
             # Speech but no path to the grammar's end: the audio stopped mid-phrase.
             return Transcript((), False, _ms(started), partial=text, reason="partial")
         covered = np.zeros(len(speech), dtype=bool)
@@ -215,9 +267,10 @@ class SphinxRecognizer:
             if _clean(segment.word):
                 covered[max(segment.start_frame, 0) : segment.end_frame + 1] = True
         unexplained = float((speech & ~covered[: len(speech)]).sum()) / max(int(speech.sum()), 1)
-        if unexplained > UNEXPLAINED_LIMIT:
+        fit = _log_score(hyp.score) / max(decoder.n_frames(), 1)
+        if unexplained > UNEXPLAINED_LIMIT or fit < MIN_FRAME_SCORE:
             return Transcript((), True, _ms(started), partial=text, reason="out-of-grammar")
-        scored = self._alternatives(text, _log_score(hyp.score))
+        scored = self._alternatives(text, _log_score(hyp.score), allowed)
         weights = [math.exp(CONFIDENCE_SCALE * (s - scored[0][1])) for _, s in scored]
         share = (1.0 - unexplained) / sum(weights)
         nbest = tuple(
@@ -226,7 +279,9 @@ class SphinxRecognizer:
         )
         return Transcript(nbest, True, _ms(started))
 
-    def _alternatives(self, best: str, best_score: float) -> list[tuple[str, float]]:
+    def _alternatives(
+        self, best: str, best_score: float, allowed: frozenset[Phrase]
+    ) -> list[tuple[str, float]]:
         """Distinct complete phrases from the decoder's n-best list with their log scores."""
         seen = {best: best_score}
         for index, hypothesis in enumerate(self._decoder.nbest()):
@@ -235,15 +290,9 @@ class SphinxRecognizer:
             if hypothesis is None:
                 continue
             words = _clean(hypothesis.hypstr)
-            if words and words not in seen and self._is_complete(words):
+            if words and words not in seen and _is_complete(words, allowed):
                 seen[words] = min(_log_score(hypothesis.score), best_score)
         return sorted(seen.items(), key=lambda item: -item[1])
-
-    def _is_complete(self, text: str) -> bool:
-        words = tuple(text.split())
-        while words and words[-1] in TRAILING_WORDS and words not in self._allowed:
-            words = words[:-1]
-        return words in self._allowed
 
     # -- streaming --------------------------------------------------------------------------
 
@@ -280,6 +329,14 @@ class SphinxRecognizer:
             self._stream = None
             self._decoder.end_utt()
             return self._decode(pcm, started)
+
+
+def _is_complete(text: str, allowed: frozenset[Phrase]) -> bool:
+    """Is ``text`` a whole allowed phrase (perhaps followed by "Schach"/"matt")?"""
+    words = tuple(text.split())
+    while words and words[-1] in TRAILING_WORDS and words not in allowed:
+        words = words[:-1]
+    return words in allowed
 
 
 def _quiet(count: int, seed: int) -> np.ndarray:
