@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from console import Console
+from pulse import PulseAudio
 
 from voice.cli import build_parser
 
@@ -125,3 +126,29 @@ def test_help_describes_every_option(command: str, options: list[str]) -> None:
         assert option in text
     for action in sub._actions:
         assert action.help, f"{command} {action.option_strings} has no help"
+
+
+@pytest.mark.audio
+def test_a_missing_speech_model_falls_back_to_typed_moves_with_a_way_out(
+    pulse: PulseAudio, tmp_path: Path
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[speech]\nrecognizer = "vosk"\nvosk_model = "vosk-model-small-de-0.15"\n')
+    con = Console(
+        "--config",
+        str(config),
+        "play",
+        "--no-speech",
+        "--no-web",
+        "--journal",
+        str(tmp_path / "g.jsonl"),
+    )
+    try:
+        line = con.expect("Die Spracherkennung kann nicht starten")
+        assert "vosk-model-small-de-0.15" in line
+        assert "ich nehme getippte Züge an" in line and "voice-chess models list" in line
+        con.expect("voice-chess, Heimpartie: getippte Züge und Befehle")
+        con.end_input()
+        assert con.wait() == 0
+    finally:
+        con.close()
