@@ -303,15 +303,26 @@ up the names of quotation marks, but says them only when told to speak punctuati
 
 
 @needs_espeak
-@pytest.mark.parametrize("language", ("ar", "fa", "he", "en"))
+@pytest.mark.parametrize(
+    ("language", "commands"),
+    [
+        ("ar", "de"),
+        ("fa", "de"),
+        ("he", "de"),
+        ("en", "de"),
+        ("ar", "en"),
+        ("fa", "en"),
+        ("he", "en"),
+    ],
+)
 def test_help_sentences_are_spoken_as_words_in_the_language_s_voice(
-    settings: Settings, language: str
+    settings: Settings, language: str, commands: str
 ) -> None:
-    """The German command words quoted in an Arabic, Persian or Hebrew help sentence (and
-    listed in an English one) are respelt: the voice neither switches to English ("(en)")
-    nor spells letters out (a letter looked up by name). ("_:" is no sign here: espeak-ng
-    pauses at the quotation marks.)"""
-    said = help_sentences(settings, language, "de")
+    """The command words quoted in an Arabic, Persian or Hebrew help sentence (German, or
+    English when selected; and the German ones listed in an English sentence) are respelt:
+    the voice neither switches to English ("(en)") nor spells letters out (a letter looked
+    up by name). ("_:" is no sign here: espeak-ng pauses at the quotation marks.)"""
+    said = help_sentences(settings, language, commands)
     for text in said.values():
         spoken = speakable(text, language)
         phonemes = espeak(language, spoken, "-x")
