@@ -129,11 +129,10 @@ class Demo:
             except Exception:  # no loudspeaker: render only
                 self.speaker = None
         device = self.speaker.device.name if self.speaker is not None else None
-        about = getattr(self.recognizer, "describe", None)
         self.print(
             self.text(
                 "start",
-                recognizer=about() if callable(about) else type(self.recognizer).__name__,
+                recognizer=self.recognizer.describe(),
                 audio=self.text("audio.device", device=device)
                 if device
                 else self.text("audio.none"),
@@ -163,15 +162,12 @@ class Demo:
 
     def _play(self, samples: Any, rate: int) -> None:
         """The player's own voice on the loudspeaker (a demo has no microphone to hear it)."""
-        import sounddevice as sd
-
         from voice.audio import open_output, resample
 
         device = self.speaker.device
         stream_rate = self.speaker.rate
         with open_output(device, samplerate=stream_rate, dtype="int16") as stream:
             stream.write(resample(samples, rate, stream_rate).reshape(-1, 1))
-        del sd
 
     async def say(self, words: str) -> Line:
         """Say ``words``, recognise them from the audio, hand them to the game."""
@@ -233,7 +229,7 @@ class Demo:
     async def run(self) -> int:
         self.host.start()
         board = chess.Board()
-        for number, uci in enumerate(GAME):
+        for uci in GAME:
             move = chess.Move.from_uci(uci)
             words = render_move(board, move, self.session.vocab)
             if board.turn == chess.WHITE:
@@ -251,12 +247,13 @@ class Demo:
                 await self.host.submit(partial(SightedMove, move=uci))
                 batch = self.outputs[start:]
                 self.print(self.text("opponent", number=board.fullmove_number, san=board.san(move)))
-                announced = " ".join(o.text for o in batch if isinstance(o, Say))
+                announced = " ".join(
+                    o.text for o in batch if isinstance(o, Say) and o.to in ("blind", "all")
+                )
                 self.print(self.text("announced", answer=announced, clocks=self._clocks(batch)))
                 if self.speaker is not None:
                     self.speaker.say(speakable(announced, self.language), append=True)
             board.push(move)
-            del number
         return 0
 
     async def _answer_question(self, line: Line) -> Line:
