@@ -31,9 +31,11 @@ from voice.app import Output
 from voice.audio import resample
 from voice.cli.clock import request_words
 from voice.config import Settings, override
+from voice.events import BlindSpeech, Say, Setup
 from voice.journal import read_journal
 from voice.messages import display_text, isolate_latin, message
 from voice.phrases import speakable
+from voice.session import GameSession
 from voice.simulate import run_script
 from voice.speak import Speaker, SpeechEvent, _the_renderer, render
 from voice.vocabulary import NUMBER_WORDS, Vocabulary
@@ -417,3 +419,16 @@ def test_play_in_hebrew_prints_unpointed_hebrew_and_resumes_in_hebrew(tmp_path: 
         assert con.wait() == 0
     finally:
         con.close()
+
+
+def test_a_finished_game_resumed_tells_each_player_the_result_in_their_language(
+    settings: Settings,
+) -> None:
+    settings = override(settings, language={"blind": "ar", "opponent": "de"})
+    session = GameSession(Setup(mode="game", blind="white", time_control="300"), settings)
+    session.handle(BlindSpeech(1000, (("Aufgabe", 1.0),)))
+    session.handle(BlindSpeech(2000, (("ja", 1.0),)))
+    said = {out.to: out.text for out in session.resume_announcement() if isinstance(out, Say)}
+    assert said["sighted"].startswith("Partie geladen") and "Schwarz gewinnt" in said["sighted"]
+    assert foreign_letters(said["sighted"], "de", allowed_words()) == ""
+    assert foreign_letters(said["blind"], "ar", allowed_words()) == ""

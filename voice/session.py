@@ -209,7 +209,11 @@ class GameSession(DrawsMixin, ArbiterMixin):
         t = self.now
         out = Outputs()
         if self.result is not None:
-            self._say_all(out, t, "resume.over", result=self._result_words(self.result))
+            for to, language in self._audiences():  # the result in each player's language
+                text = game_message(
+                    language, "resume.over", result=self._result_words(self.result, language)
+                )
+                self._emit(out, Say(t, text, to))
             out.add(self._clock_state(t))
             return out.events
         turn = side_of(self.board.turn)
