@@ -26,6 +26,7 @@ import pytest
 from console import Console
 from espeak import espeak
 from pulse import PulseAudio, similarity
+from test_clock_pty import Terminal
 
 from voice.app import Output
 from voice.audio import resample
@@ -86,6 +87,9 @@ GAME = """
 
 HEBREW_POINTS = "".join(map(chr, range(0x05B0, 0x05BD))) + "\u05c7"
 """Vowel points and dagesh: the speech needs them, a reader does not."""
+
+HARAKAT = "".join(map(chr, range(0x064B, 0x0653)))
+"""Arabic short vowels, tanween, shadda and sukun."""
 
 PLURALS = {"könige", "damen", "türme", "bauern"}
 """The German plurals of the position read-out ("Türme Anna eins, Hector eins")."""
@@ -432,3 +436,21 @@ def test_a_finished_game_resumed_tells_each_player_the_result_in_their_language(
     assert said["sighted"].startswith("Partie geladen") and "Schwarz gewinnt" in said["sighted"]
     assert foreign_letters(said["sighted"], "de", allowed_words()) == ""
     assert foreign_letters(said["blind"], "ar", allowed_words()) == ""
+
+
+def test_the_clock_speaks_arabic_and_prints_it_unvocalised() -> None:
+    """``voice-chess clock --language ar``: the announcements are Arabic, shown as they are
+    read (the vocalisation is for the voice)."""
+    term = Terminal("--language", "ar", "--no-listen", "--control", "600")
+    try:
+        ready = shown("ar", "clock.ready", control="", press_keys="", help_key="")
+        printed = term.expect(ready.split(":")[0])  # "the clock is ready"
+        term.type(b" ")
+        printed += term.expect(shown("ar", "clock.started"))
+        term.type(b"qq")
+        printed += term.expect(shown("ar", "clock.quit"))
+        assert term.wait() == 0
+    finally:
+        term.close()
+    assert any("\u0621" <= c <= "\u064a" for c in printed)
+    assert not set(printed) & set(HARAKAT)
