@@ -4,8 +4,9 @@ The corpus is made on the spot (nothing generated is kept in git): positions fro
 games with a fixed seed, one legal move per utterance chosen so that captures, promotions, en
 passant, castling and disambiguated moves all occur, said in one of its accepted spoken forms by
 one of several espeak-ng German voices at varied rate and pitch. Each utterance is decoded clean,
-with pink noise at 10 dB SNR and with reverberation. German sentences that are not chess and
-noise alone measure how often something that is not a move becomes one.
+with pink noise at 10 dB SNR and with reverberation. German sentences that are not chess (each
+said three times, by different voices in different positions) and noise alone measure how
+often something that is not a move becomes one.
 
 An utterance counts as **correct** when the matcher accepts or asks to confirm the right move,
 **wrong** when it accepts or confirms another move, **choose** when it offers several moves (the
@@ -230,22 +231,27 @@ def make_items(count: int, vocab: Vocabulary, seed: int, language: str = "de") -
     return items
 
 
-def non_chess_items(seed: int, fen: str) -> list[Item]:
+def non_chess_items(seed: int, fens: Sequence[str], repeats: int = 3) -> list[Item]:
+    """Each sentence ``repeats`` times, by different voices, in positions taken from ``fens``
+    (the grammar, and so what speech could be mistaken for, changes with the position)."""
     rng = random.Random(seed + 1)
-    return [
-        Item(
-            f"speech{i:03d}",
-            fen,
-            None,
-            (),
-            text,
-            VOICES[i % len(VOICES)],
-            rng.randrange(140, 181, 10),
-            rng.randrange(35, 66, 5),
-            "speech",
-        )
-        for i, text in enumerate(NON_CHESS)
-    ]
+    items = []
+    for round_ in range(repeats):
+        for i, text in enumerate(NON_CHESS):
+            items.append(
+                Item(
+                    f"speech{round_}-{i:03d}",
+                    rng.choice(list(fens)),
+                    None,
+                    (),
+                    text,
+                    VOICES[(i + 3 * round_) % len(VOICES)],
+                    rng.randrange(130, 191, 10),
+                    rng.randrange(30, 71, 5),
+                    "speech",
+                )
+            )
+    return items
 
 
 def _synthesize(item: Item, folder: Path) -> Path:
@@ -419,7 +425,7 @@ def _run(
 ) -> Report:
     started = time.perf_counter()
     moves = make_items(count, vocab, seed)
-    others = non_chess_items(seed, moves[0].fen if moves else chess.STARTING_FEN)
+    others = non_chess_items(seed, [m.fen for m in moves] or [chess.STARTING_FEN])
     progress(f"synthesizing {len(moves) + len(others)} utterances with espeak-ng ...")
     with ThreadPoolExecutor(max_workers=2) as pool:
         paths = list(pool.map(lambda item: _synthesize(item, folder), [*moves, *others]))
@@ -477,7 +483,8 @@ def _run(
         start = int(rng.integers(0, len(clip) - length))
         level = 0.05 + 0.9 * (index % 7) / 6
         audio = to_int16(clip[start : start + length] * level)
-        item = Item(f"noise{index:03d}", others[0].fen, None, (), kind, "", 0, 0, "noise")
+        fen = moves[index % len(moves)].fen if moves else chess.STARTING_FEN
+        item = Item(f"noise{index:03d}", fen, None, (), kind, "", 0, 0, "noise")
         decode(item, audio, "noise alone")
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     utterances = sum(t.count for t in tallies.values())

@@ -35,11 +35,18 @@ class WordGraph:
         return frozenset(word for _, _, word in self.transitions if word is not None)
 
 
-def word_graph(phrases: Iterable[Phrase], trailing: Iterable[str] = TRAILING_WORDS) -> WordGraph:
-    """The minimal graph of ``phrases``, each optionally followed by one ``trailing`` word."""
-    # 1. A prefix tree; node 0 is the root, ``ends`` the nodes where a phrase is complete.
+def word_graph(
+    phrases: Iterable[Phrase],
+    trailing: Iterable[str] = TRAILING_WORDS,
+    plain: Iterable[Phrase] = (),
+) -> WordGraph:
+    """The minimal graph of ``phrases``, each optionally followed by one ``trailing`` word,
+    except the ``plain`` ones (commands: "ja Schach" means nothing)."""
+    # 1. A prefix tree; node 0 is the root; ``ends`` maps the nodes where a phrase is complete
+    #    to whether a trailing word may follow.
     children: list[dict[str, int]] = [{}]
-    ends: set[int] = set()
+    ends: dict[int, bool] = {}
+    no_trailing = frozenset(plain)
     for phrase in set(phrases):
         if not phrase:
             continue
@@ -51,16 +58,17 @@ def word_graph(phrases: Iterable[Phrase], trailing: Iterable[str] = TRAILING_WOR
                 children[node][word] = nxt
                 children.append({})
             node = nxt
-        ends.add(node)
-    # 2. Merge equal sub-trees (same "complete here" flag and same labelled children), leaves up.
-    Signature = tuple[bool, tuple[tuple[str, int], ...]]
+        ends[node] = ends.get(node, False) or phrase not in no_trailing
+    # 2. Merge equal sub-trees (same completion and same labelled children), leaves up.
+    #    Completion: None (not complete here), False (complete, plain), True (trailing allowed).
+    Signature = tuple[bool | None, tuple[tuple[str, int], ...]]
     signature_ids: dict[Signature, int] = {}
     canonical: dict[int, int] = {}
 
     def visit(node: int) -> int:
         # Iterative post-order would avoid recursion, but phrases are at most ~10 words deep.
         kids = tuple(sorted((word, visit(child)) for word, child in children[node].items()))
-        signature: Signature = (node in ends, kids)
+        signature: Signature = (ends.get(node), kids)
         merged = signature_ids.setdefault(signature, len(signature_ids) + 2)
         canonical[node] = merged
         return merged
@@ -79,6 +87,8 @@ def word_graph(phrases: Iterable[Phrase], trailing: Iterable[str] = TRAILING_WOR
             transitions.append((state, child, word))
         if complete:
             transitions.append((state, before_trailing, None))
+        elif complete is False:
+            transitions.append((state, 1, None))
     trailing_words = tuple(trailing)
     transitions.append((before_trailing, 1, None))
     for word in trailing_words:

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from voice.recognizers import RecognizerError, Transcript
-from voice.recognizers.grammar import TRAILING_WORDS, word_graph
+from voice.recognizers.grammar import TRAILING_WORDS, command_phrases, word_graph
 from voice.recognizers.lexicon import Lexicon
 from voice.vocabulary import FILLER_WORDS, Phrase, Vocabulary
 from voice.wavio import RATE, as_pcm16
@@ -150,6 +150,7 @@ class SphinxRecognizer:
         self._searches: OrderedDict[frozenset[Phrase], str] = OrderedDict()
         self._allowed: frozenset[Phrase] = frozenset()
         self._serial = 0
+        self._plain = command_phrases(vocab) | {(word,) for word in vocab.number_words}
         self._shortest: dict[str, int] = {}
         self._lock = threading.Lock()
         self._stream: list[np.ndarray] | None = None
@@ -181,7 +182,7 @@ class SphinxRecognizer:
         if name is not None:
             self._searches.move_to_end(phrases)
             return name
-        graph = word_graph(phrases)
+        graph = word_graph(phrases, plain=self._plain)
         self._ensure_words(graph.words())
         self._serial += 1
         name = f"context{self._serial}"
@@ -334,7 +335,7 @@ class SphinxRecognizer:
 def _is_complete(text: str, allowed: frozenset[Phrase]) -> bool:
     """Is ``text`` a whole allowed phrase (perhaps followed by "Schach"/"matt")?"""
     words = tuple(text.split())
-    while words and words[-1] in TRAILING_WORDS and words not in allowed:
+    if words and words[-1] in TRAILING_WORDS and words not in allowed:
         words = words[:-1]
     return words in allowed
 

@@ -1,0 +1,85 @@
+"""The per-position grammar: exactly the allowed phrases, folded into a small word graph."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import chess
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from voice.phrases import phrase_table
+from voice.recognizers.grammar import (
+    WordGraph,
+    command_phrases,
+    jsgf,
+    position_phrases,
+    word_graph,
+    word_list,
+)
+from voice.recognizers.sphinx import SphinxRecognizer
+from voice.vocabulary import Phrase, Vocabulary
+
+KIWIPETE = "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+def spelled(graph: WordGraph) -> set[Phrase]:
+    """Every word sequence from start to final (the graph is acyclic)."""
+    edges: dict[int, list[tuple[int, str | None]]] = defaultdict(list)
+    for a, b, word in graph.transitions:
+        edges[a].append((b, word))
+    out: set[Phrase] = set()
+    stack: list[tuple[int, Phrase]] = [(graph.start, ())]
+    while stack:
+        state, words = stack.pop()
+        if state == graph.final:
+            out.add(words)
+        for nxt, word in edges[state]:
+            stack.append((nxt, words if word is None else (*words, word)))
+    return out
+
+
+words = st.sampled_from(["anna", "bella", "drei", "vier", "turm", "dame", "ja"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sets(st.lists(words, min_size=1, max_size=4).map(tuple), min_size=1, max_size=12))
+def test_the_graph_spells_exactly_the_phrases_with_optional_check_words(
+    phrases: set[Phrase],
+) -> None:
+    plain = {p for p in phrases if p[0] == "ja"}
+    expected = set(phrases)
+    expected |= {(*p, w) for p in phrases if p not in plain for w in ("schach", "matt")}
+    assert spelled(word_graph(phrases, plain=plain)) == expected
+
+
+def test_a_position_graph_is_much_smaller_than_its_phrase_list() -> None:
+    vocab = Vocabulary.default()
+    phrases = position_phrases(chess.Board(KIWIPETE), vocab)
+    graph = word_graph(phrases)
+    assert len(phrases) > 500
+    assert len(graph.transitions) < sum(len(p) for p in phrases) / 4
+
+
+def test_position_phrases_are_the_moves_plus_the_commands() -> None:
+    vocab = Vocabulary.default()
+    board = chess.Board()
+    phrases = position_phrases(board, vocab)
+    assert set(phrase_table(board, vocab).phrases) <= phrases
+    assert command_phrases(vocab) <= phrases
+    assert ("springer", "felix", "drei") in phrases
+    assert position_phrases(board, vocab, commands=False) == frozenset(
+        phrase_table(board, vocab).phrases
+    )
+
+
+def test_the_word_list_for_vosk_holds_every_word_once_with_the_check_words() -> None:
+    listed = word_list([("läufer", "fünf"), ("läufer", "zwei")])
+    assert listed == ["fünf", "läufer", "matt", "schach", "zwei"]
+
+
+def test_the_jsgf_text_is_a_grammar_pocketsphinx_accepts() -> None:
+    text = jsgf([("springer", "felix", "drei"), ("bauer", "eva", "vier")])
+    assert "( springer felix drei )" in text
+    recognizer = SphinxRecognizer(Vocabulary.default())  # its dictionary has the words
+    recognizer._decoder.add_jsgf_string("check", text)
