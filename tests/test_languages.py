@@ -269,6 +269,29 @@ def test_hebrew_is_shown_without_points_but_keeps_its_maqaf() -> None:
     assert not re.search("[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]", shown)
 
 
+@pytest.mark.parametrize(
+    ("pointed", "plene"),
+    [
+        ("שַחְקָן עִוֵר", "שחקן עיוור"),  # not עור, "skin"
+        ("זִהוּי", "זיהוי"),
+        ("הֻכְרַז", "הוכרז"),
+        ("הִסְתַיֵם", "הסתיים"),
+        ("שְנִיָה", "שנייה"),
+        ("תׇכְנִית", "תוכנית"),
+        ("מְיֻחָד", "מיוחד"),
+        ("הַיָרִיב", "היריב"),
+        ("מִסְפ\u05bcָר", "מספר"),
+        ("אִם", "אם"),
+        ("לׇא", "לא"),
+        ("כׇל", "כל"),
+    ],
+)
+def test_hebrew_is_shown_in_plene_spelling(pointed: str, plene: str) -> None:
+    """Without points the defective spelling of the pointed catalogue reads wrongly; the
+    display writes the vowel letters adults expect."""
+    assert display_text(pointed, "he") == plene
+
+
 def test_arabic_is_shown_without_harakat_and_persian_as_written() -> None:
     assert display_text("اِنْتَهَتِ المُبَارَاة. بِٱلفِعْل", "ar") == "انتهت المباراة. بالفعل"
     persian = message("fa", "game.help.move", commands="zeit")
@@ -287,7 +310,7 @@ def test_speech_keeps_the_marks_the_voice_needs() -> None:
 def test_the_terminal_prints_the_display_text(settings: Settings) -> None:
     out = io.StringIO()
     Output(out, "he").say("הַמִשְחָק הִסְתַיֵם.")
-    assert out.getvalue() == "המשחק הסתים.\n"
+    assert out.getvalue() == "המשחק הסתיים.\n"
 
 
 def test_the_opponent_page_texts_are_unpointed(settings: Settings) -> None:

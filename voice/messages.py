@@ -13,6 +13,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from voice.plene import plene
+
 LOCALES = Path(__file__).resolve().parent / "locales"
 FALLBACK = "en"
 
@@ -42,9 +44,11 @@ def languages() -> list[str]:
 
 # The Hebrew catalogue is fully pointed and the Arabic one vocalised, because espeak-ng reads
 # unpointed Hebrew as bare consonants and guesses Arabic short vowels wrong. Adults read neither
-# language pointed: on a page or a terminal the marks only slow reading down (and Hebrew's
-# defective spelling, chosen for the points, still reads). Hebrew keeps its punctuation (maqaf,
-# paseq, sof pasuq: not combining marks); Arabic keeps hamza and madda, which are letters there.
+# language pointed: on a page or a terminal the marks only slow reading down. Hebrew first gets
+# the vowel letters of plene spelling (voice.plene: the defective spelling that goes with the
+# points reads wrongly without them, עור "skin" for עִוֵר "blind"), then loses its points but
+# keeps its punctuation (maqaf, paseq, sof pasuq: not combining marks); Arabic keeps hamza and
+# madda, which are letters there.
 # Persian is left as the translator wrote it: a few marks that tell words apart (نُه nine, نه no)
 # and tanween on alef (لطفاً), both of which Persian print keeps.
 _HEBREW_POINTS = re.compile("[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7]")
@@ -53,18 +57,21 @@ _ALEF_WASLA = "\u0671"
 
 
 def display_text(text: str, language: str) -> str:
-    """``text`` of ``language`` as it is shown rather than spoken: Hebrew without niqqud,
-    Arabic without harakat (alef wasla as plain alef); other languages unchanged.
+    """``text`` of ``language`` as it is shown rather than spoken: Hebrew in plene spelling
+    without niqqud, Arabic without harakat (alef wasla as plain alef); other languages
+    unchanged.
 
     Speech keeps the marks: only what is printed or sent to a page goes through here.
 
     >>> display_text("הַשָעוֹן מו\u05bcכָן", "he")
     'השעון מוכן'
+    >>> display_text("שַחְקָן עִוֵר", "he")
+    'שחקן עיוור'
     >>> display_text("اِنْتَهَتِ المُبَارَاة", "ar")
     'انتهت المباراة'
     """
     if language == "he":
-        return _HEBREW_POINTS.sub("", text)
+        return _HEBREW_POINTS.sub("", plene(text))
     if language == "ar":
         return _ARABIC_HARAKAT.sub("", text).replace(_ALEF_WASLA, "\u0627")
     return text
