@@ -50,7 +50,7 @@ ends to settle in and to reach the grammar's final state."""
 UNEXPLAINED_LIMIT = 0.15
 """Above this share of speech frames left to silence, the utterance is not a phrase we know."""
 
-MIN_FRAME_SCORE = -0.0042
+MIN_FRAME_SCORE = -0.0040
 """Below this average log path score per frame (relative to the best-scoring sound in each
 frame) the words fit the audio too poorly to be what was said: German sentences forced onto
 two chess words land here, clearly heard moves almost never (about 1 in 100 on synthesized
@@ -152,6 +152,7 @@ class SphinxRecognizer:
         self._serial = 0
         self._plain = command_phrases(vocab) | {(word,) for word in vocab.number_words}
         self._shortest: dict[str, int] = {}
+        self._fit_ok = True  # of the last decode: a poor fit is not retried
         self._lock = threading.Lock()
         self._stream: list[np.ndarray] | None = None
         self._last_partial: str | None = None
@@ -225,7 +226,7 @@ class SphinxRecognizer:
         if not speech.any():
             return Transcript((), True, _ms(started), reason="silence")
         first = self._run(padded, speech, self._allowed, started)
-        if first.reason != "out-of-grammar":
+        if first.reason != "out-of-grammar" or not self._fit_ok:
             return first
         # A short phrase plus silence ("ja" ...) can beat the right long phrase when the voice
         # is unusual. If the speech is too long for what was found, listen once more for the
@@ -269,7 +270,8 @@ class SphinxRecognizer:
                 covered[max(segment.start_frame, 0) : segment.end_frame + 1] = True
         unexplained = float((speech & ~covered[: len(speech)]).sum()) / max(int(speech.sum()), 1)
         fit = _log_score(hyp.score) / max(decoder.n_frames(), 1)
-        if unexplained > UNEXPLAINED_LIMIT or fit < MIN_FRAME_SCORE:
+        self._fit_ok = fit >= MIN_FRAME_SCORE
+        if unexplained > UNEXPLAINED_LIMIT or not self._fit_ok:
             return Transcript((), True, _ms(started), partial=text, reason="out-of-grammar")
         scored = self._alternatives(text, _log_score(hyp.score), allowed)
         weights = [math.exp(CONFIDENCE_SCALE * (s - scored[0][1])) for _, s in scored]
