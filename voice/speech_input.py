@@ -50,6 +50,8 @@ class SpeechInput:
         self._applied: frozenset[Phrase] | None = None
         self._closed = threading.Event()
         self._thread: threading.Thread | None = None
+        # One decoder, two threads: the end-pointer's completion check and recognition.
+        self._decoding = threading.Lock()
 
     def describe(self, language: str) -> str:
         """ "Spracherkennung PocketSphinx … am Mikrofon …" for the start-up sentence."""
@@ -65,6 +67,7 @@ class SpeechInput:
             self._context = frozenset(phrases)
 
     def start(self, deliver: Callable[[Heard], None], on_end: Callable[[], None]) -> None:
+        self.listener.set_completion_check(self._complete)
         self.listener.start()
         self._thread = threading.Thread(
             target=self._run, args=(deliver,), name="speech-input", daemon=True
@@ -90,11 +93,25 @@ class SpeechInput:
             deliver(self._recognise(utterance, context))
 
     def _recognise(self, utterance: Utterance, context: frozenset[Phrase]) -> Heard:
-        if context != self._applied:
-            self.recognizer.set_context(context)
-            self._applied = context
-        transcript = self.recognizer.recognize(utterance.audio, RATE)
+        transcript = self._decode(utterance.audio, context)
         return tuple((str(text), float(conf)) for text, conf in transcript.nbest)
+
+    def _decode(self, audio: Any, context: frozenset[Phrase]) -> Any:
+        with self._decoding:
+            if context != self._applied:
+                self.recognizer.set_context(context)
+                self._applied = context
+            return self.recognizer.recognize(audio, RATE)
+
+    def _complete(self, audio: Any) -> bool:
+        """At a short pause: do the words so far already make a whole phrase? Then the
+        utterance ends there instead of after the full pause (a quicker answer)."""
+        with self._lock:
+            context = self._context
+        if not context:
+            return False
+        transcript = self._decode(audio, context)
+        return bool(transcript.complete and transcript.nbest)
 
     def _maybe_stop(self, utterance: Utterance) -> None:
         """Speech over our own voice: only "Stopp"/"Ruhe" count, and they silence us."""
