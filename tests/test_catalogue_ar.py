@@ -51,6 +51,8 @@ TECHNICAL = {
     "[session]",
     "[clock.presets]",
     "900+10",
+    "ctrl-d",
+    "q",
     "file",
 }
 

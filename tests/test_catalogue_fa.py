@@ -51,6 +51,8 @@ TECHNICAL = {
     "[session]",
     "[clock.presets]",
     "900+10",
+    "Ctrl-D",
+    "Q",
 }
 
 PERSIAN_LETTER = re.compile("[\u0621-\u063a\u0641-\u064a\u067e\u0686\u0698\u06a9\u06af\u06cc]")
