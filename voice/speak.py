@@ -19,6 +19,7 @@ from __future__ import annotations
 import collections
 import itertools
 import queue
+import re
 import sys
 import tempfile
 import threading
@@ -41,6 +42,8 @@ EventKind = Literal["start", "end", "interrupted", "dropped", "error"]
 _TTS_RATE = 22050  # what pyttsx3's espeak driver writes (it hard-codes this header)
 _MBROLA_RATE = 16000  # MBROLA voices report 22050 Hz but are 16 kHz
 _CACHE_SIZE = 128
+_RENDER_ATTEMPTS = 3
+_SPEAKS = re.compile(r"[^\W\d_]", re.UNICODE)  # text with a letter in it must make a sound
 _LINGER = 1.0  # seconds the output stream stays open after the last sound
 _SILENCE_LEVEL = 100  # int16 amplitude below which rendered audio counts as silence (-50 dBFS)
 _KEEP_BEFORE = 0.005  # seconds of silence kept before the first word
@@ -147,10 +150,18 @@ class _Renderer:
             if key in self._cache:
                 self._cache.move_to_end(key)
                 return self._cache[key]
-        future: Future[tuple[np.ndarray, int]] = Future()
-        self._requests.put((text, voice, rate, future))
-        samples, real_rate = future.result(timeout=30)
-        samples = trim_silence(samples, real_rate)
+        for _attempt in range(_RENDER_ATTEMPTS):
+            future: Future[tuple[np.ndarray, int]] = Future()
+            self._requests.put((text, voice, rate, future))
+            samples, real_rate = future.result(timeout=30)
+            samples = trim_silence(samples, real_rate)
+            # pyttsx3's espeak driver synthesises on espeak's own thread; under load it has
+            # been seen to hand back an empty buffer. Silence where words were meant must never
+            # reach the player, nor the cache: try again, and fail loudly if it persists.
+            if len(samples) or not _SPEAKS.search(text):
+                break
+        else:
+            raise SpeechError(f"text-to-speech produced no sound for {text!r}")
         samples.flags.writeable = False
         with self._cache_lock:
             self._cache[key] = (samples, real_rate)
