@@ -9,28 +9,23 @@ and the names of the program, its options and files on the lines meant for a ter
 from __future__ import annotations
 
 import re
-import string
 
 import pytest
+from catalogue_words import (
+    APPENDIX_D,
+    COMMAND_WORDS,
+    LATIN_LETTER,
+    LATIN_TOKEN,
+    OPTION,
+    PLACEHOLDER,
+)
 
-from voice.messages import catalogue, message
-from voice.vocabulary import FILLER_WORDS, Vocabulary
+from voice.messages import catalogue
+from voice.vocabulary import FILLER_WORDS
 
 AR = catalogue("ar")
 EN = catalogue("en")
 
-_VOCAB = Vocabulary.default("de")
-# The Appendix D words and the plural piece names of position.* (kept German in every language).
-APPENDIX_D = {w.lower() for w in _VOCAB.move_words()} | {
-    "könige",
-    "damen",
-    "türme",
-    "bauern",
-    "kurze",
-    "lange",
-    "rochade",
-}
-COMMAND_WORDS = {w.lower() for w in _VOCAB.command_words()} | set(_VOCAB.number_words)
 # Names on terminal lines and web labels: the program, its commands and options, a FIDE label.
 TECHNICAL = {
     "voice-chess",
@@ -60,11 +55,7 @@ ARABIC_LETTER = re.compile("[\u0621-\u063a\u0641-\u064a\u0671]")
 PERSIAN_LETTER = re.compile("[\u067e\u0686\u0698\u06a9\u06af\u06cc]")
 HARAKAT = "\u064b-\u0650\u0652"
 SHADDA = "\u0651"
-LATIN_LETTER = re.compile("[A-Za-zÄÖÜäöüß]")
-PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 QUOTED = re.compile("«([^«»]*)»")
-OPTION = re.compile(r"--[a-z][a-z-]*")
-LATIN_TOKEN = re.compile(r"[\[A-Za-zÄÖÜäöüß0-9][\w./+\-\]]*")
 
 
 def _english_words(value: str) -> bool:
@@ -78,28 +69,6 @@ def _english_words(value: str) -> bool:
 NO_ARABIC_NEEDED = {key for key, value in EN.items() if not _english_words(value)} | {
     key for key in EN if key.startswith("position.") and key.endswith(("_one", "_many"))
 }
-
-
-def placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
-
-
-def test_the_same_keys_as_english() -> None:
-    assert sorted(set(EN) - set(AR)) == [], "missing in ar.toml"
-    assert sorted(set(AR) - set(EN)) == [], "not in en.toml"
-
-
-@pytest.mark.parametrize("key", sorted(EN))
-def test_the_same_placeholders_as_english(key: str) -> None:
-    assert placeholders(AR[key]) == placeholders(EN[key])
-
-
-@pytest.mark.parametrize("key", sorted(AR))
-def test_format_works_with_dummy_values(key: str) -> None:
-    params = {name: f"<{name}>" for name in placeholders(AR[key])}
-    text = message("ar", key, **params)
-    assert text.strip() or not EN[key].strip()  # a separator may be a space
-    assert "{" not in text and "}" not in text
 
 
 def _allowed_latin(word: str) -> bool:

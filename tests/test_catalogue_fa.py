@@ -9,28 +9,23 @@ and the names of the program, its options and files on the lines meant for a ter
 from __future__ import annotations
 
 import re
-import string
 
 import pytest
+from catalogue_words import (
+    APPENDIX_D,
+    COMMAND_WORDS,
+    LATIN_LETTER,
+    LATIN_TOKEN,
+    OPTION,
+    PLACEHOLDER,
+)
 
 from voice.messages import catalogue, message
-from voice.vocabulary import FILLER_WORDS, Vocabulary
+from voice.vocabulary import FILLER_WORDS
 
 FA = catalogue("fa")
 EN = catalogue("en")
 
-_VOCAB = Vocabulary.default("de")
-# The Appendix D words and the plural piece names of position.* (kept German in every language).
-APPENDIX_D = {w.lower() for w in _VOCAB.move_words()} | {
-    "könige",
-    "damen",
-    "türme",
-    "bauern",
-    "kurze",
-    "lange",
-    "rochade",
-}
-COMMAND_WORDS = {w.lower() for w in _VOCAB.command_words()} | set(_VOCAB.number_words)
 # Names on terminal lines and web labels, as written: the program, its commands, a FIDE label.
 TECHNICAL = {
     "voice-chess",
@@ -56,11 +51,7 @@ TECHNICAL = {
 }
 
 PERSIAN_LETTER = re.compile("[\u0621-\u063a\u0641-\u064a\u067e\u0686\u0698\u06a9\u06af\u06cc]")
-LATIN_LETTER = re.compile("[A-Za-zÄÖÜäöüß]")
-PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 QUOTED = re.compile("«([^«»]*)»")
-OPTION = re.compile(r"--[a-z][a-z-]*")
-LATIN_TOKEN = re.compile(r"[\[A-Za-zÄÖÜäöüß0-9][\w./+\-\]]*")
 
 
 def international_words_removed(value: str) -> str:
@@ -79,28 +70,6 @@ def international_words_removed(value: str) -> str:
 NO_PERSIAN_NEEDED = {
     key for key, value in EN.items() if not LATIN_LETTER.search(international_words_removed(value))
 }
-
-
-def placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
-
-
-def test_the_same_keys_as_english() -> None:
-    assert sorted(set(EN) - set(FA)) == [], "missing in fa.toml"
-    assert sorted(set(FA) - set(EN)) == [], "not in en.toml"
-
-
-@pytest.mark.parametrize("key", sorted(EN))
-def test_the_same_placeholders_as_english(key: str) -> None:
-    assert placeholders(FA[key]) == placeholders(EN[key])
-
-
-@pytest.mark.parametrize("key", sorted(FA))
-def test_format_works_with_dummy_values(key: str) -> None:
-    params = {name: f"<{name}>" for name in placeholders(FA[key])}
-    text = message("fa", key, **params)
-    assert text.strip() or FA[key] == EN[key]
-    assert "{" not in text and "}" not in text
 
 
 @pytest.mark.parametrize("key", sorted(FA))

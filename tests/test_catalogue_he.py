@@ -17,32 +17,26 @@ from __future__ import annotations
 import itertools
 import re
 import shutil
-import string
 import subprocess
 
 import pytest
+from catalogue_words import (
+    APPENDIX_D,
+    COMMAND_WORDS,
+    LATIN_LETTER,
+    LATIN_TOKEN,
+    OPTION,
+    PLACEHOLDER,
+    placeholders,
+)
 
 from voice.messages import catalogue, message
-from voice.vocabulary import FILLER_WORDS, Vocabulary
+from voice.vocabulary import FILLER_WORDS
 
 HE = catalogue("he")
 EN = catalogue("en")
 DE = catalogue("de")
 
-_VOCAB = Vocabulary.default("de")
-# The Appendix D words and the plural piece names of position.* (kept German in every language).
-APPENDIX_D = {w.lower() for w in _VOCAB.move_words()} | {
-    "könige",
-    "damen",
-    "türme",
-    "bauern",
-    "kurze",
-    "lange",
-    "rochade",
-    "en",
-    "passant",
-}
-COMMAND_WORDS = {w.lower() for w in _VOCAB.command_words()} | set(_VOCAB.number_words)
 # Names on terminal lines and web labels, as written: the program, its commands, a FIDE label.
 TECHNICAL = {
     "voice-chess",
@@ -69,11 +63,7 @@ TECHNICAL = {
 }
 
 HEBREW_LETTER = re.compile("[\u05d0-\u05ea]")
-LATIN_LETTER = re.compile("[A-Za-zÄÖÜäöüß]")
-PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 QUOTED = re.compile('"([^"]*)"|“([^”]*)”')
-OPTION = re.compile(r"--[a-z][a-z-]*")
-LATIN_TOKEN = re.compile(r"[\[A-Za-zÄÖÜäöüß0-9][\w./+\-\]]*")
 
 DAGESH = "\u05bc"
 HOLAM = "\u05b9"
@@ -99,10 +89,6 @@ NO_HEBREW_NEEDED = {
 }
 
 
-def placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
-
-
 def hebrew_words(value: str) -> list[str]:
     """The Hebrew words of ``value``, each a run of letters and their points."""
     return re.findall("[\u05d0-\u05ea\u0591-\u05c7]+", PLACEHOLDER.sub(" ", value))
@@ -111,24 +97,6 @@ def hebrew_words(value: str) -> list[str]:
 def letters_with_marks(word: str) -> list[tuple[str, str]]:
     """(letter, the points written after it, in order) for each letter of ``word``."""
     return re.findall("([\u05d0-\u05ea])([\u0591-\u05c7]*)", word)
-
-
-def test_the_same_keys_as_english() -> None:
-    assert sorted(set(EN) - set(HE)) == [], "missing in he.toml"
-    assert sorted(set(HE) - set(EN)) == [], "not in en.toml"
-
-
-@pytest.mark.parametrize("key", sorted(EN))
-def test_the_same_placeholders_as_english(key: str) -> None:
-    assert placeholders(HE[key]) == placeholders(EN[key])
-
-
-@pytest.mark.parametrize("key", sorted(HE))
-def test_format_works_with_dummy_values(key: str) -> None:
-    params = {name: f"<{name}>" for name in placeholders(HE[key])}
-    text = message("he", key, **params)
-    assert text.strip() or HE[key] == EN[key]
-    assert "{" not in text and "}" not in text
 
 
 @pytest.mark.parametrize("key", sorted(HE))

@@ -53,3 +53,12 @@ def test_every_scenario_script_runs_in_every_language(
     first["setup"]["language"] = language
     out = list(run_script([json.dumps(first), *lines[1:]], settings))
     assert any("say" in line for line in out)
+
+
+@pytest.mark.parametrize("language", languages())
+def test_every_template_formats_with_its_own_placeholders(language: str) -> None:
+    """No stray brace, no placeholder the code cannot fill: str.format must succeed."""
+    for key, template in catalogue(language).items():
+        text = template.format(**{name: f"<{name}>" for name in placeholders(template)})
+        assert "{" not in text and "}" not in text, key
+        assert text.strip() or not catalogue(REFERENCE)[key].strip(), key
