@@ -153,7 +153,14 @@ class _Renderer:
         for _attempt in range(_RENDER_ATTEMPTS):
             future: Future[tuple[np.ndarray, int]] = Future()
             self._requests.put((text, voice, rate, future))
-            samples, real_rate = future.result(timeout=30)
+            try:
+                samples, real_rate = future.result(timeout=30)
+            except SpeechError:
+                # The first long sentence after start-up has been seen to leave no file at all
+                # (measured: a 19-second position read-out, first render of the process).
+                if _attempt == _RENDER_ATTEMPTS - 1:
+                    raise
+                continue
             samples = trim_silence(samples, real_rate)
             # pyttsx3's espeak driver synthesises on espeak's own thread; under load it has
             # been seen to hand back an empty buffer. Silence where words were meant must never
