@@ -13,7 +13,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
+import pytest
 from console import Console, socket_for, state_where
+from pulse import PulseAudio, espeak
 
 from voice.events import ArbiterAction, BlindSpeech
 from voice.journal import read_journal
@@ -80,3 +83,29 @@ def test_tournament_board_with_web_opponent_and_arbiter(tmp_path: Path) -> None:
     assert "Noch " not in said  # tournament profile: no unsolicited low-time warnings
     spoken = [e for e in read_journal(journal).events if isinstance(e, BlindSpeech)]
     assert [e.nbest[0][0] for e in spoken] == ["Eva vier", "Zeit", "berührt"]
+
+
+@pytest.mark.audio
+def test_the_microphone_cannot_approve_the_set_up_only_the_arbiters_terminal(
+    pulse: PulseAudio, tmp_path: Path
+) -> None:
+    journal = tmp_path / "board.jsonl"
+    con = Console("assist", "--no-speech", "--no-web", "--journal", str(journal))
+    try:
+        con.expect("voice-chess, Turnierbrett: Spracherkennung")
+        con.expect("Schiedsrichter: bitte den Aufbau prüfen")
+        pulse.play(
+            np.concatenate([espeak("ja", "de", 16000, 140), np.zeros(16000, np.int16)]), 16000
+        )
+        con.type("nein")  # not an approval either: asked again
+        con.expect("Schiedsrichter: bitte den Aufbau prüfen")
+        assert read_journal(journal).events == ()
+        con.type("")  # Enter on the arbiter's terminal
+        con.expect("Aufbau vom Schiedsrichter bestätigt.")
+        con.expect("Die Partie beginnt.")
+        con.process.send_signal(2)
+        assert con.wait() == 0
+    finally:
+        con.close()
+    first = read_journal(journal).events[0]
+    assert isinstance(first, ArbiterAction) and first.action == "approve_setup" and first.t_ms == 0

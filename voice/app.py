@@ -541,11 +541,22 @@ class App:
             files=", ".join(self.settings.vocabulary.file_words),
         )
         self.output.say(summary)
-        await self._ask(
-            self.text("assist.approve"),
-            lambda heard: True if self._is_yes(heard) else None,
-            spoken=False,
-        )
+        terminal = None
+        if self.keys is None and not isinstance(self.source, TextInput):
+            # Speech input and no terminal keys: the arbiter answers on standard input.
+            inbox = self._inbox
+            assert inbox is not None
+            terminal = TextInput(self.stdin)
+            terminal.start(lambda line: inbox.put("typed", line), lambda: inbox.put("end"))
+        try:
+            await self._ask(
+                self.text("assist.approve"),
+                lambda heard: True if self._is_yes(heard) else None,
+                spoken=False,
+            )
+        finally:
+            if terminal is not None:
+                terminal.close()
         self.tell("assist.approved")
         self.approval = approved
 
