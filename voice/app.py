@@ -291,11 +291,12 @@ class App:
             self.output_words = self.text("output.terminal")
             return
         try:
-            from voice.audio import AudioDeviceError
+            from voice.audio import AudioDeviceError, friendly_name
             from voice.speak import Speaker, SpeechError
 
             self.output.speaker = Speaker(self.settings)
-            self.output_words = self.text("output.speaker", device=self.output.speaker.device.name)
+            device = friendly_name(self.output.speaker.device)
+            self.output_words = self.text("output.speaker", device=device)
         except (AudioDeviceError, SpeechError, OSError) as error:
             self.output.line(self.text("fail.no_speaker", error=str(error)))
             self.output_words = self.text("output.terminal")

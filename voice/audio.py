@@ -140,6 +140,31 @@ def pulse_devices(kind: Kind) -> list[tuple[str, str]]:
     return found
 
 
+def friendly_name(device: Device) -> str:
+    """What to call ``device`` when telling the player: the sound server's description of the
+    sink or source behind it ("Built-in Audio Analog Stereo"), not PortAudio's "default"."""
+    pulse_name = device.pulse_name
+    if pulse_name is None and device.name in ("default", "pulse", "sysdefault"):
+        what = "source" if device.kind == "input" else "sink"
+        try:
+            result = subprocess.run(
+                ["pactl", f"get-default-{what}"],
+                capture_output=True,
+                text=True,
+                timeout=5,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return device.name
+        pulse_name = result.stdout.strip() if result.returncode == 0 else None
+    if not pulse_name:
+        return device.name
+    for name, description in pulse_devices(device.kind):
+        if name == pulse_name:
+            return description
+    return pulse_name
+
+
 def list_devices() -> list[DeviceListing]:
     """Every device a stream could be opened on: PortAudio's, then PulseAudio's by name."""
     listing: list[DeviceListing] = []

@@ -57,9 +57,10 @@ class SpeechInput:
         """ "Spracherkennung PocketSphinx … am Mikrofon …" for the start-up sentence."""
         about = getattr(self.recognizer, "describe", None)
         recognizer = about() if callable(about) else type(self.recognizer).__name__
-        return message(
-            language, "app.input.voice", recognizer=recognizer, device=self.listener.device.name
-        )
+        from voice.audio import friendly_name
+
+        device = friendly_name(self.listener.device)
+        return message(language, "app.input.voice", recognizer=recognizer, device=device)
 
     def set_context(self, phrases: Iterable[Phrase]) -> None:
         """What may be said now (called on the loop after every change of the game)."""
