@@ -43,9 +43,11 @@ def games(draw: st.DrawFn) -> tuple[str, list[tuple[str, str, int, str]]]:
     board = chess.Board()
     inputs: list[tuple[str, str, int, str]] = []
     for _ in range(draw(st.integers(1, 24))):
-        moves = list(board.legal_moves)
-        if not moves:
+        # Mate, stalemate, dead position, fivefold repetition and the 75-move rule end the
+        # game at once (Art. 5, 9.6): after them every move is rightly refused.
+        if board.is_game_over():
             break
+        moves = list(board.legal_moves)
         move = draw(st.sampled_from(moves))
         pause = draw(st.integers(100, 20_000))
         if board.turn == color_of(blind):  # type: ignore[arg-type]
