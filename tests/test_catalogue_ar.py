@@ -1,4 +1,4 @@
-"""The Arabic catalogue (voice/locales/ar.toml): the keys and placeholders of the English one,
+"""The Arabic catalogue (voice/locales/ar.po): the keys and placeholders of the English one,
 every sentence in Arabic script, vocalised in the order espeak-ng reads.
 
 Latin script may appear only where the blind player hears or says the international words: the

@@ -1,4 +1,4 @@
-"""The Persian catalogue (voice/locales/fa.toml): the keys and placeholders of the English one,
+"""The Persian catalogue (voice/locales/fa.po): the keys and placeholders of the English one,
 every sentence in Persian script, with Persian letters and the zero-width non-joiner.
 
 Latin script may appear only where the blind player hears or says the international words: the

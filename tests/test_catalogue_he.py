@@ -1,4 +1,4 @@
-"""The Hebrew catalogue (voice/locales/he.toml): the keys and placeholders of the English one,
+"""The Hebrew catalogue (voice/locales/he.po): the keys and placeholders of the English one,
 every sentence in Hebrew script and fully pointed the way espeak-ng's ``he`` voice reads it.
 
 Latin script may appear only where the blind player hears or says the international words: the
@@ -137,13 +137,22 @@ def test_every_hebrew_letter_is_pointed_for_espeak(key: str) -> None:
 
 
 def test_the_dagesh_stays_before_the_vowel_in_the_file() -> None:
-    # An editor or a normaliser would move it after the vowel (canonical order), where espeak-ng
-    # spells the word out; the file writes it as an escape.
+    """Unicode's canonical order puts the dagesh after the vowel point, where espeak-ng spells
+    the word out: in the file, and in what the loader returns, it stands right after its
+    letter (an editor or a normaliser that reorders it breaks speech, and this test)."""
     from voice.messages import LOCALES
 
-    raw = (LOCALES / "he.toml").read_text(encoding="utf-8")
-    assert DAGESH not in raw
-    assert "\\u05BC" in raw
+    raw = (LOCALES / "he.po").read_text(encoding="utf-8")
+    assert DAGESH in raw
+    for where in re.finditer(DAGESH, raw):
+        letter = raw[where.start() - 1]
+        assert letter in "בכפו", raw[where.start() - 8 : where.start() + 3]
+    assert all(
+        value[i - 1] in "בכפו"
+        for value in HE.values()
+        for i, char in enumerate(value)
+        if char == DAGESH
+    )
 
 
 def test_a_refusal_reads_as_one_hebrew_sentence() -> None:

@@ -1,17 +1,22 @@
 """What the program says or shows, by message key, in the player's language.
 
-Catalogues are TOML files in ``voice/locales/`` (``de.toml``, ``en.toml``, ...): one key per
-sentence, with named placeholders (``"Kein {piece} kann nach {square}"``), never sentences glued
-from fragments. A test checks that every key exists in every catalogue.
+Catalogues are gettext PO files in ``voice/locales/`` (``de.po``, ``en.po``, ``ar.po``, ...),
+read with Babel: ``msgid`` is the message key (``refusal.no_piece_can_reach``), ``msgstr`` the
+whole sentence with named placeholders (``"Kein {piece} kann nach {square}."``), never a sentence
+glued from fragments. Each entry shows translators the English text; the header carries the
+language's CLDR plural rule. Counts and times come worded and inflected per language from
+:mod:`voice.spoken_time`, so a sentence takes "دقيقتان" or "שתי דקות" as it is.
+Tests check that every key exists in every catalogue with the same placeholders.
 """
 
 from __future__ import annotations
 
 import re
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from babel.messages.pofile import read_po
 
 from voice.plene import plene
 
@@ -21,25 +26,24 @@ FALLBACK = "en"
 
 @cache
 def catalogue(language: str) -> dict[str, str]:
-    """The flat ``key -> template`` table of one language."""
-    path = LOCALES / f"{language}.toml"
-    with path.open("rb") as handle:
-        data = tomllib.load(handle)
-    flat: dict[str, str] = {}
+    """The ``key -> template`` table of one language.
 
-    def walk(prefix: str, node: dict[str, Any]) -> None:
-        for key, value in node.items():
-            if isinstance(value, dict):
-                walk(f"{prefix}{key}.", value)
-            else:
-                flat[f"{prefix}{key}"] = str(value)
-
-    walk("", data)
-    return flat
+    Untranslated (empty) and fuzzy entries are left out, as gettext does: :func:`message` then
+    falls back to English rather than saying nothing or a guess. The text is used exactly as
+    written: no Unicode normalisation (the Hebrew entries keep the dagesh before the vowel point,
+    the order espeak-ng needs).
+    """
+    with (LOCALES / f"{language}.po").open("rb") as handle:
+        po = read_po(handle, locale=language)
+    return {
+        str(entry.id): str(entry.string)
+        for entry in po
+        if entry.id and isinstance(entry.string, str) and entry.string and not entry.fuzzy
+    }
 
 
 def languages() -> list[str]:
-    return sorted(path.stem for path in LOCALES.glob("*.toml"))
+    return sorted(path.stem for path in LOCALES.glob("*.po"))
 
 
 # The Hebrew catalogue is fully pointed and the Arabic one vocalised, because espeak-ng reads
