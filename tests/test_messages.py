@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import string
+from pathlib import Path
 
 import pytest
 from session_scripts import SCRIPTS
@@ -62,3 +63,28 @@ def test_every_template_formats_with_its_own_placeholders(language: str) -> None
         text = template.format(**{name: f"<{name}>" for name in placeholders(template)})
         assert "{" not in text and "}" not in text, key
         assert text.strip() or not catalogue(REFERENCE)[key].strip(), key
+
+
+def test_an_untranslated_or_fuzzy_entry_falls_back_to_english(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A half-done translation says the English sentence, never nothing and never a guess."""
+    import voice.messages as messages
+
+    (tmp_path / "en.po").write_text(
+        (messages.LOCALES / "en.po").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    (tmp_path / "xx.po").write_text(
+        'msgid ""\nmsgstr "Content-Type: text/plain; charset=utf-8\\n"\n\n'
+        'msgid "not_understood"\nmsgstr ""\n\n'
+        '#, fuzzy\nmsgid "game.resign.cancelled"\nmsgstr "a guess"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(messages, "LOCALES", tmp_path)
+    messages.catalogue.cache_clear()
+    try:
+        assert messages.catalogue("xx") == {}
+        assert messages.message("xx", "not_understood") == catalogue(REFERENCE)["not_understood"]
+        assert messages.message("xx", "game.resign.cancelled") != "a guess"
+    finally:
+        messages.catalogue.cache_clear()
