@@ -10,9 +10,15 @@ an illegal move cannot even be heard. Choices measured on synthesized German spe
   between grammar words; they swallowed whole German sentences and left two chess words that
   looked like a move. With silence as the only filler, every stretch of speech must be explained
   by a grammar word.
-* **Rejection by unexplained speech.** Audio frames that are clearly speech by their energy but
-  fall into silence in the best path mean the speaker said something the grammar does not hold
-  (small talk, a sentence to the opponent): such an utterance gives no hypothesis at all.
+* **Rejection by unexplained speech and by poor fit.** Audio frames that are clearly speech by
+  their energy but fall into silence in the best path, or a best path whose acoustic score per
+  frame is far below what the sounds themselves allow, mean the speaker said something the
+  grammar does not hold (small talk, a sentence to the opponent): no hypothesis at all.
+* **A second look for long speech.** A short phrase plus silence ("ja" ...) sometimes beats the
+  right long phrase; when the words fit well but leave speech unexplained, the utterance is
+  decoded once more against only the phrases long enough for it.
+* **Fresh features per utterance** (noise estimate, cepstral mean): the same audio always gives
+  the same result, whatever was heard before.
 * **Partial hypotheses are not moves.** A best path that did not reach the grammar's end
   ("Turm Anna" when the audio stopped) is reported as incomplete.
 * **One decoder, many searches.** Building a search from a word graph takes about a
