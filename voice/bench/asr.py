@@ -23,7 +23,7 @@ import subprocess
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +36,7 @@ from voice.matcher import Decision, match_move
 from voice.phrases import speakable, spoken_forms
 from voice.recognizers import hypotheses, make_recognizer
 from voice.recognizers.grammar import position_phrases
-from voice.vocabulary import Phrase, Vocabulary
+from voice.vocabulary import PIECE_WORDS, Phrase, Vocabulary
 from voice.wavio import RATE, load_for_recognition, to_int16
 
 VOICES: tuple[str, ...] = (
@@ -359,25 +359,36 @@ def outcome(decision: Decision, move: chess.Move | None, meant: str | None) -> s
     return "choose" if decision == Decision.CHOOSE else "rejected"
 
 
-def _word_confusions(said: Phrase, heard: Phrase) -> list[tuple[str, str]]:
-    """Aligned word substitutions (said → heard) by edit distance; insertions/deletions as "-"."""
+def _word_confusions(
+    said: Phrase, heard: Phrase, kinds: Mapping[str, str] | None = None
+) -> list[tuple[str, str]]:
+    """Aligned word substitutions (said → heard) by edit distance; missing or extra words pair
+    with "-". A substitution between words of different ``kinds`` (a file word for a rank word)
+    costs a little more, so that on a tie the table shows the confusion a listener would name."""
+    kinds = kinds or {}
+
+    def swap(x: str, y: str) -> float:
+        if x == y:
+            return 0.0
+        return 1.0 if kinds.get(x, x) == kinds.get(y, y) else 1.2
+
     rows, cols = len(said) + 1, len(heard) + 1
-    cost = [[0] * cols for _ in range(rows)]
+    cost = [[0.0] * cols for _ in range(rows)]
     for i in range(rows):
-        cost[i][0] = i
+        cost[i][0] = float(i)
     for j in range(cols):
-        cost[0][j] = j
+        cost[0][j] = float(j)
     for i in range(1, rows):
         for j in range(1, cols):
             cost[i][j] = min(
                 cost[i - 1][j] + 1,
                 cost[i][j - 1] + 1,
-                cost[i - 1][j - 1] + (said[i - 1] != heard[j - 1]),
+                cost[i - 1][j - 1] + swap(said[i - 1], heard[j - 1]),
             )
     pairs = []
     i, j = len(said), len(heard)
     while i > 0 or j > 0:
-        if i and j and cost[i][j] == cost[i - 1][j - 1] + (said[i - 1] != heard[j - 1]):
+        if i and j and cost[i][j] == cost[i - 1][j - 1] + swap(said[i - 1], heard[j - 1]):
             if said[i - 1] != heard[j - 1]:
                 pairs.append((said[i - 1], heard[j - 1]))
             i, j = i - 1, j - 1
@@ -388,6 +399,14 @@ def _word_confusions(said: Phrase, heard: Phrase) -> list[tuple[str, str]]:
             pairs.append(("-", heard[j - 1]))
             j -= 1
     return pairs
+
+
+def word_kinds(vocab: Vocabulary) -> dict[str, str]:
+    """file / rank / piece for the move words (for the confusion table)."""
+    kinds = {word: "file" for word in vocab.file_words}
+    kinds.update({word: "rank" for word in vocab.rank_words})
+    kinds.update({word: "piece" for word in PIECE_WORDS.values()})
+    return kinds
 
 
 def run(
@@ -440,6 +459,7 @@ def _run(
     by_voice: dict[str, Counter[str]] = {v: Counter() for v in VOICES}
     failures: list[str] = []
     contexts: dict[str, frozenset[Phrase]] = {}
+    kinds = word_kinds(vocab)
 
     def decode(item: Item, audio: np.ndarray, condition: str) -> None:
         board = chess.Board(item.fen)
@@ -457,7 +477,7 @@ def _run(
             by_voice[item.voice][result_outcome] += 1
         if item.move is not None and result_outcome != "correct":
             heard = tuple(transcript.best.split()) or tuple(transcript.partial.split())
-            confusions.update(_word_confusions(item.phrase, heard))
+            confusions.update(_word_confusions(item.phrase, heard, kinds))
             failures.append(
                 f"{condition:9s} {result_outcome:8s} {item.voice:10s} said "
                 f"{' '.join(item.phrase)!r} heard {transcript.best or transcript.partial!r}"
