@@ -23,6 +23,6 @@ def synthesize(text: str, folder: Path, voice: str = "de", rate: int = 150) -> n
     out = folder / "speech.wav"
     subprocess.run(["espeak-ng", "-v", voice, "-s", str(rate), "-w", str(raw), text], check=True)
     subprocess.run(
-        ["sox", "-G", str(raw), "-r", "16000", "-c", "1", "-b", "16", str(out)], check=True
+        ["sox", "-R", "-G", str(raw), "-r", "16000", "-c", "1", "-b", "16", str(out)], check=True
     )
     return load_for_recognition(out)

@@ -21,7 +21,7 @@ def _say(text: str, path: Path, *sox_options: str) -> Path:
     """espeak-ng speech converted by sox to the format ``sox_options`` ask for."""
     raw = path.with_suffix(".raw.wav")
     subprocess.run(["espeak-ng", "-v", "de", "-w", str(raw), text], check=True)
-    subprocess.run(["sox", "-G", str(raw), *sox_options, str(path)], check=True)
+    subprocess.run(["sox", "-R", "-G", str(raw), *sox_options, str(path)], check=True)
     return path
 
 

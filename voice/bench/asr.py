@@ -255,13 +255,14 @@ def non_chess_items(seed: int, fens: Sequence[str], repeats: int = 3) -> list[It
 
 
 def _synthesize(item: Item, folder: Path) -> Path:
-    """espeak-ng → 16 kHz mono WAV (sox resamples; -G avoids clipping)."""
+    """espeak-ng → 16 kHz mono WAV (sox resamples; -G avoids clipping, -R makes its dither
+    repeatable, so that the same seed gives the same figures)."""
     raw = folder / f"{item.ident}.raw.wav"
     out = folder / f"{item.ident}.wav"
     espeak = ["espeak-ng", "-v", item.voice, "-s", str(item.rate), "-p", str(item.pitch)]
     subprocess.run([*espeak, "-w", str(raw), item.text], check=True, capture_output=True)
     subprocess.run(
-        ["sox", "-G", str(raw), "-r", str(RATE), "-c", "1", "-b", "16", str(out)],
+        ["sox", "-R", "-G", str(raw), "-r", str(RATE), "-c", "1", "-b", "16", str(out)],
         check=True,
         capture_output=True,
     )
@@ -315,6 +316,7 @@ def with_reverb(path: Path, folder: Path) -> np.ndarray:
     subprocess.run(
         [
             "sox",
+            "-R",
             "-G",
             str(path),
             str(out),

@@ -47,7 +47,7 @@ def word_graph(
     children: list[dict[str, int]] = [{}]
     ends: dict[int, bool] = {}
     no_trailing = frozenset(plain)
-    for phrase in set(phrases):
+    for phrase in sorted(set(phrases)):  # sorted: the same graph in every process
         if not phrase:
             continue
         node = 0

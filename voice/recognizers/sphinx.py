@@ -171,7 +171,7 @@ class SphinxRecognizer:
 
     def _ensure_words(self, words: Iterable[str]) -> None:
         """Add words a context uses that the decoder does not know yet (spelling rules)."""
-        new = [w for w in set(words) if w not in self._known]
+        new = sorted(w for w in set(words) if w not in self._known)
         for word in new:
             for index, phones in enumerate(self.lexicon.pronunciations(word)):
                 name = word if index == 0 else f"{word}({index + 1})"
