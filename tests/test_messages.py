@@ -5,12 +5,15 @@ would otherwise crash a game in that language only)."""
 from __future__ import annotations
 
 import json
+import re
 import string
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 from session_scripts import SCRIPTS
 
+import voice.messages as messages_module
 from voice.config import Settings
 from voice.messages import catalogue, languages
 from voice.simulate import run_script
@@ -88,3 +91,66 @@ def test_an_untranslated_or_fuzzy_entry_falls_back_to_english(
         assert messages.message("xx", "game.resign.cancelled") != "a guess"
     finally:
         messages.catalogue.cache_clear()
+
+
+# -- unused keys --------------------------------------------------------------------------------
+
+_SOURCES = [
+    *sorted(Path(messages_module.__file__).parent.rglob("*.py")),
+    *sorted((Path(messages_module.__file__).parent / "web" / "static").glob("*.js")),
+    *sorted((Path(messages_module.__file__).parent / "web" / "static").glob("*.html")),
+]
+_QUOTED = re.compile(r"\"([^\"\n]*)\"|'([^'\n]*)'|`([^`\n]*)`")
+_HOLE = re.compile(r"\$?\{[^{}]*\}")
+_PAGE_TEXT = re.compile(r"\{\{t:([a-z0-9_.\-]+)\}\}")  # how the HTML pages name their texts
+
+
+def _references() -> tuple[set[str], list[re.Pattern[str]]]:
+    """Every quoted string in the program, and the f-string/template ones as patterns."""
+    literals: set[str] = set()
+    templates: list[re.Pattern[str]] = []
+    for path in _SOURCES:
+        source = path.read_text(encoding="utf-8")
+        literals.update(_PAGE_TEXT.findall(source))
+        for match in _QUOTED.finditer(source):
+            text = next(group for group in match.groups() if group is not None)
+            if _HOLE.search(text):
+                parts = _HOLE.split(text)
+                # f"game.{key}" in a helper names no key: only templates with a literal part
+                # beyond one namespace ("game.side.{side}", "position.{piece}_{kind}") count.
+                if parts[0].count(".") <= 1 and not any(parts[1:]):
+                    continue
+                if not re.search("[a-z]", "".join(parts)):  # f"{stem}.{suffix}"
+                    continue
+                templates.append(re.compile("[a-z0-9_]+".join(map(re.escape, parts))))
+            else:
+                literals.add(text)
+    return literals, templates
+
+
+def _suffixes(key: str) -> list[str]:
+    """The key and what remains after leading segments a helper adds ("game.", "web.")."""
+    parts = key.split(".")
+    return [".".join(parts[i:]) for i in range(len(parts))]
+
+
+def unused_keys(keys: Iterable[str]) -> list[str]:
+    literals, templates = _references()
+    return sorted(
+        key
+        for key in keys
+        if not any(
+            suffix in literals or any(t.fullmatch(suffix) for t in templates)
+            for suffix in _suffixes(key)
+        )
+    )
+
+
+def test_no_key_is_unused() -> None:
+    """A key nothing says is dead weight for five translators: the program must name it,
+    literally or through the f-string/template it is built with."""
+    assert unused_keys(catalogue(REFERENCE)) == []
+
+
+def test_the_unused_key_check_does_catch_one() -> None:
+    assert unused_keys(["game.nobody_says_this_sentence"]) == ["game.nobody_says_this_sentence"]
