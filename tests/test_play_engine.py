@@ -9,6 +9,7 @@ the journal resumes the game with the engine playing on.
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 import chess
@@ -72,6 +73,7 @@ def test_typed_game_against_stockfish_then_resumed(
         con.type("berührt")
         con.expect("Für den Schiedsrichter notiert: der Gegner hat eine Figur berührt.")
         con.end_input()
+        dated = con.expect('[Date "')
         con.expect('[Black "Stockfish, Stufe 2"]')
         con.expect(f"Die Partie ist gespeichert in {journal}.")
         con.expect(f"Fortsetzen mit: voice-chess play --resume {journal}")
@@ -80,6 +82,10 @@ def test_typed_game_against_stockfish_then_resumed(
         con.close()
     setup = read_journal(journal).setup
     assert setup.extra["engine_level"] == 2 and setup.extra["opponent"] == "engine"
+    # The scoresheet carries the day the game was played, kept in the journal for a resume.
+    played_on = datetime.strptime(setup.extra["date"], "%Y.%m.%d")
+    assert abs((datetime.now() - played_on).days) <= 1
+    assert f'[Date "{setup.extra["date"]}"]' in dated
 
     again = Console("play", "--text", "--no-speech", "--resume", str(journal))
     try:

@@ -366,7 +366,8 @@ class App:
 
     def _setup(self) -> Setup:
         plan = self.plan
-        extra: dict[str, Any] = {"app": plan.mode}
+        # The scoresheet's Date header; in the journal's setup line, so a resumed game keeps it.
+        extra: dict[str, Any] = {"app": plan.mode, "date": datetime.now().strftime("%Y.%m.%d")}
         if plan.deaf_opponent:
             extra["deaf_opponent"] = True
         control = plan.control or self.settings.clock.time_control
