@@ -121,3 +121,29 @@ def test_switching_back_to_an_earlier_context_reuses_its_search(
 def test_an_unknown_backend_is_a_clear_error(settings: Settings, vocab: Vocabulary) -> None:
     with pytest.raises(RecognizerError, match="unknown recogniser 'julius'"):
         make_recognizer(settings, vocab, backend="julius")
+
+
+def test_the_rival_search_groups_the_forms_of_one_target(recognizer: SphinxRecognizer) -> None:
+    """Forms of the same move share a target; another square or promotion piece does not."""
+    target = recognizer._target
+    assert target(("springer", "gustav", "felix", "drei")) == ("felix", "drei")
+    assert target(("springer", "felix", "drei", "schach")) == ("felix", "drei")
+    assert target(("springer", "felix", "zwei")) != ("felix", "drei")
+    assert target(("cesar", "schlägt", "bella", "acht", "wird", "dame")) == (
+        "bella",
+        "acht",
+        "dame",
+    )
+    assert target(("kurze", "rochade")) == ("kurze", "rochade")
+
+
+def test_a_clear_move_names_its_nearest_rival_move_with_less_confidence(
+    recognizer: SphinxRecognizer, tmp_path: Path, vocab: Vocabulary
+) -> None:
+    """The second search adds the best *other* move to the n-best list, below the best."""
+    recognizer.set_context(position_phrases(chess.Board(), vocab))
+    transcript = recognizer.recognize(synthesize("Springer Felix drei", tmp_path), 16000)
+    targets = {recognizer._target(tuple(text.split())) for text, _ in transcript.nbest}
+    assert transcript.best == "springer felix drei"
+    assert len(targets) >= 2
+    assert transcript.nbest[0][1] > max(conf for _, conf in transcript.nbest[1:])
