@@ -147,3 +147,18 @@ def test_a_clear_move_names_its_nearest_rival_move_with_less_confidence(
     assert transcript.best == "springer felix drei"
     assert len(targets) >= 2
     assert transcript.nbest[0][1] > max(conf for _, conf in transcript.nbest[1:])
+
+
+def test_the_end_of_utterance_check_skips_the_rival_search(
+    recognizer: SphinxRecognizer, tmp_path: Path, vocab: Vocabulary
+) -> None:
+    """alternatives=False (the end-pointer's "is this a whole phrase?") hears the same move but
+    spends no decodes on rivals: they sat between the player's words and the answer."""
+    recognizer.set_context(position_phrases(chess.Board(), vocab))
+    audio = synthesize("Springer Felix drei", tmp_path)
+    quick = recognizer.recognize(audio, 16000, alternatives=False)
+    full = recognizer.recognize(audio, 16000)
+    assert quick.complete and quick.best == full.best == "springer felix drei"
+    quick_targets = {recognizer._target(tuple(text.split())) for text, _ in quick.nbest}
+    full_targets = {recognizer._target(tuple(text.split())) for text, _ in full.nbest}
+    assert len(quick_targets) == 1 < len(full_targets)

@@ -97,12 +97,12 @@ class SpeechInput:
         transcript = self._decode(utterance.audio, context)
         return tuple((str(text), float(conf)) for text, conf in transcript.nbest)
 
-    def _decode(self, audio: Any, context: frozenset[Phrase]) -> Any:
+    def _decode(self, audio: Any, context: frozenset[Phrase], alternatives: bool = True) -> Any:
         with self._decoding:
             if context != self._applied:
                 self.recognizer.set_context(context)
                 self._applied = context
-            return self.recognizer.recognize(audio, RATE)
+            return self.recognizer.recognize(audio, RATE, alternatives=alternatives)
 
     def _complete(self, audio: Any) -> bool:
         """At a short pause: do the words so far already make a whole phrase? Then the
@@ -111,7 +111,8 @@ class SpeechInput:
             context = self._context
         if not context:
             return False
-        transcript = self._decode(audio, context)
+        # Only "is it a whole phrase?": the rival readings are for the utterance itself.
+        transcript = self._decode(audio, context, alternatives=False)
         return bool(transcript.complete and transcript.nbest)
 
     def _maybe_stop(self, utterance: Utterance) -> None:

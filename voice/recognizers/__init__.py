@@ -56,8 +56,15 @@ class Recognizer(Protocol):
     def set_context(self, allowed: Iterable[Phrase]) -> None:
         """The phrases that may be said now; recognition is restricted to them."""
 
-    def recognize(self, audio: np.ndarray, sample_rate: int) -> Transcript:
-        """One whole utterance (mono samples, int16 or float) → what was heard."""
+    def recognize(
+        self, audio: np.ndarray, sample_rate: int, *, alternatives: bool = True
+    ) -> Transcript:
+        """One whole utterance (mono samples, int16 or float) → what was heard.
+
+        ``alternatives=False`` asks only whether and what was heard, without extra work to find
+        rival readings (the end-pointer's "is this already a whole phrase?" check, which sits
+        between the player's words and the program's answer).
+        """
 
     def start(self) -> None:
         """Begin a streamed utterance."""

@@ -228,13 +228,15 @@ class SphinxRecognizer:
 
     # -- whole utterances -------------------------------------------------------------------
 
-    def recognize(self, audio: np.ndarray, sample_rate: int) -> Transcript:
+    def recognize(
+        self, audio: np.ndarray, sample_rate: int, *, alternatives: bool = True
+    ) -> Transcript:
         started = time.perf_counter()
         pcm = as_pcm16(audio, sample_rate)
         with self._lock:
-            return self._decode(pcm, started)
+            return self._decode(pcm, started, alternatives)
 
-    def _decode(self, pcm: np.ndarray, started: float) -> Transcript:
+    def _decode(self, pcm: np.ndarray, started: float, alternatives: bool = True) -> Transcript:
         """Decode a whole utterance in batch mode (lock held): the cepstral mean comes from the
         utterance itself, which is more accurate than the running estimate of live decoding."""
         if not self._allowed:
@@ -242,7 +244,7 @@ class SphinxRecognizer:
         padded, speech = _padded(pcm)
         if not speech.any():
             return Transcript((), True, _ms(started), reason="silence")
-        first = self._run(padded, speech, self._allowed, started)
+        first = self._run(padded, speech, self._allowed, started, alternatives)
         if first.reason != "out-of-grammar" or not self._fit_ok:
             return first
         # A short phrase plus silence ("ja" ...) can beat the right long phrase when the voice
@@ -255,13 +257,18 @@ class SphinxRecognizer:
         main = self._search_for(self._allowed)
         self._decoder.activate_search(self._search_for(longer))
         try:
-            second = self._run(padded, speech, longer, started)
+            second = self._run(padded, speech, longer, started, alternatives)
         finally:
             self._decoder.activate_search(main)
         return second if second.nbest else first
 
     def _run(
-        self, padded: np.ndarray, speech: np.ndarray, allowed: frozenset[Phrase], started: float
+        self,
+        padded: np.ndarray,
+        speech: np.ndarray,
+        allowed: frozenset[Phrase],
+        started: float,
+        alternatives: bool = True,
     ) -> Transcript:
         # Fresh feature state (noise estimate, cepstral mean) per utterance: the result must not
         # depend on what was heard before, or the same words could be a move only sometimes.
@@ -269,10 +276,15 @@ class SphinxRecognizer:
         self._decoder.start_utt()
         self._decoder.process_raw(padded.tobytes(), False, True)
         self._decoder.end_utt()
-        return self._transcript(padded, speech, allowed, started)
+        return self._transcript(padded, speech, allowed, started, alternatives)
 
     def _transcript(
-        self, padded: np.ndarray, speech: np.ndarray, allowed: frozenset[Phrase], started: float
+        self,
+        padded: np.ndarray,
+        speech: np.ndarray,
+        allowed: frozenset[Phrase],
+        started: float,
+        alternatives: bool = True,
     ) -> Transcript:
         """Read the decoder's result for the utterance just ended (lock held)."""
         decoder = self._decoder
@@ -287,7 +299,8 @@ class SphinxRecognizer:
         if unexplained > UNEXPLAINED_LIMIT or not self._fit_ok:
             return Transcript((), True, _ms(started), partial=text, reason="out-of-grammar")
         scored = self._alternatives(text, _log_score(hyp.score), allowed)
-        rival = self._rival(padded, text, allowed)
+        # The rival search costs two more decodes: only worth it when a move may be made.
+        rival = self._rival(padded, text, allowed) if alternatives else None
         if rival is not None and rival[0] not in dict(scored):
             scored.append((rival[0], scored[0][1] - rival[1]))
             scored.sort(key=lambda item: -item[1])
