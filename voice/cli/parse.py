@@ -16,11 +16,12 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from typing import IO, Any
+from collections.abc import Sequence
+from typing import Any
 
 import chess
 
+from voice.cli._input import board_from_fen, input_lines
 from voice.config import MatchingSettings, Settings
 from voice.matcher import Decision, Hypothesis, MatchResult, match_move, sound_distance
 from voice.phrases import phrase_table, render_move
@@ -95,12 +96,7 @@ def parse_one(
     thresholds: MatchingSettings,
     language: str,
 ) -> dict[str, Any]:
-    try:
-        board = chess.Board(fen)
-    except ValueError as error:
-        raise ValueError(f"bad FEN {fen!r}: {error}") from None
-    if not board.is_valid():
-        raise ValueError(f"bad FEN {fen!r}: not a legal chess position ({board.status()!r})")
+    board = board_from_fen(fen)
     return result_json(board, match_move(board, nbest, vocab, thresholds), vocab, language)
 
 
@@ -144,18 +140,6 @@ def _batch_line(
     except (ValueError, TypeError) as error:
         return {"id": ident, "error": str(error)}
     return {"id": ident, **result}
-
-
-def _lines(path: str) -> Iterator[str]:
-    handle: IO[str]
-    handle = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
-    try:
-        for line in handle:
-            if line.strip():
-                yield line
-    finally:
-        if handle is not sys.stdin:
-            handle.close()
 
 
 def _random_positions(count: int, seed: int = 2024) -> list[chess.Board]:
@@ -260,7 +244,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return 0
     if args.batch:
         try:
-            for line in _lines(args.batch):
+            for line in input_lines(args.batch):
                 start = time.perf_counter()
                 out = _batch_line(line, vocab, thresholds, language)
                 print(json.dumps(out, ensure_ascii=False), flush=True)

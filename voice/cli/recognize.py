@@ -13,12 +13,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import chess
 
+from voice.cli._input import board_from_fen, input_lines
 from voice.cli.parse import result_json
 from voice.config import Settings
 from voice.matcher import match_move
@@ -51,12 +51,7 @@ def recognize_one(
     recognizer: Recognizer, fen: str, wav: str | Path, vocab: Vocabulary, settings: Settings
 ) -> dict[str, Any]:
     """One recording in one position → the JSON object (raises ValueError for bad input)."""
-    try:
-        board = chess.Board(fen)
-    except ValueError as error:
-        raise ValueError(f"bad FEN {fen!r}: {error}") from None
-    if not board.is_valid():
-        raise ValueError(f"bad FEN {fen!r}: not a legal chess position")
+    board = board_from_fen(fen)
     try:
         audio = load_for_recognition(wav)
     except FileNotFoundError:
@@ -79,14 +74,6 @@ def recognize_one(
     return out
 
 
-def _lines(path: str) -> Iterator[str]:
-    if path == "-":
-        yield from sys.stdin
-        return
-    with open(path, encoding="utf-8") as handle:
-        yield from handle
-
-
 def run(args: argparse.Namespace, settings: Settings) -> int:
     if not args.batch and not args.wav:
         print("voice-chess recognize: give a WAV file or --batch FILE", file=sys.stderr)
@@ -107,14 +94,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return 0
     failed = False
     try:
-        lines = list(_lines(args.batch))
+        lines = list(input_lines(args.batch))
     except OSError as error:
         print(f"voice-chess recognize: {args.batch}: {error.strerror}", file=sys.stderr)
         return 1
     base = Path(args.batch).parent if args.batch != "-" else Path.cwd()
     for line in lines:
-        if not line.strip():
-            continue
         ident: Any = None
         try:
             item = json.loads(line)
