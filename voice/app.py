@@ -588,8 +588,14 @@ class App:
             self.opponent.start()
 
     def _check_port(self) -> None:
-        """A busy web port is found before any question is asked, not after."""
+        """A busy web port is found before any question is asked, not after.
+
+        A resumed game that kept its port is not checked here: when that port is taken, the
+        board moves to a free one and says so (see :meth:`_start_web`).
+        """
         if self.plan.opponent != "board" or not self.plan.web:
+            return
+        if self._remembered_port() is not None:
             return
         port = self.settings.web.port if self.plan.port is None else self.plan.port
         if port == 0:
@@ -604,25 +610,48 @@ class App:
         finally:
             probe.close()
 
+    def _remembered_port(self) -> int | None:
+        """The port a resumed game was served on, unless ``--port`` chooses one."""
+        if self.plan.resume is None or self.plan.port is not None:
+            return None
+        from voice.web.pairing import remembered_port
+
+        return remembered_port(self.plan.resume)
+
     async def _start_web(self) -> None:
+        """Serve the pages; a resumed game first asks for the port it had, so the opponent's
+        open page and the printed QR code go on working."""
         assert self.host is not None and self.journal is not None
+        from voice.web.pairing import remember_port
         from voice.web.run import announce, make_server
 
+        remembered = self._remembered_port()
         self.server = make_server(
             self.host,
             self.settings,
             lan=self.plan.lan,
-            port=self.plan.port,
+            port=self.plan.port if remembered is None else remembered,
             journal_path=self.journal.path,
         )
+        moved = False
         try:
-            await self.server.start()
+            try:
+                await self.server.start()
+            except OSError as error:
+                if remembered is None or error.errno != errno.EADDRINUSE:
+                    raise
+                self.server.port = 0  # the old port is taken: any free one, and say so
+                moved = True
+                await self.server.start()
         except OSError as error:
             port = self.server.port
             self.server = None
             if error.errno == errno.EADDRINUSE:
                 raise Startup(self.text("fail.port_busy", port=port)) from None
             raise Startup(self.text("fail.web", error=error.strerror or str(error))) from None
+        remember_port(self.journal.path, self.server.port)
+        if moved:
+            self.tell("web.port_moved", old=remembered, port=self.server.port)
         urls = io.StringIO()
         announce(self.server, self.settings, qr=self.plan.qr, out=urls, language=self.language)
         for line in urls.getvalue().splitlines():

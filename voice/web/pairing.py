@@ -3,6 +3,9 @@
 The opponent's and the arbiter's pages are reached by a URL that carries their secret, so a
 phone on the same network can join by scanning a QR code but a stranger cannot move pieces or
 stop clocks. The spectators' secret is only asked for when ``web.open_spectators`` is false.
+
+The secrets and the port the board was served on are kept beside the game's journal: a resumed
+game serves the same links, so an open page and a printed QR code go on working.
 """
 
 from __future__ import annotations
@@ -83,9 +86,36 @@ def secrets_for_game(journal: Path | None, *, open_spectators: bool) -> Secrets:
     except (OSError, ValueError, KeyError, TypeError):
         pass  # none yet (a new game) or unreadable: new secrets, new links
     fresh = Secrets.generate(open_spectators=open_spectators)
-    data = {role: fresh.secret_of(role) for role in ROLES}
+    _write(path, {role: fresh.secret_of(role) for role in ROLES})
+    return fresh
+
+
+def remembered_port(journal: Path) -> int | None:
+    """The port this game's board was last served on, if one was kept (:func:`remember_port`)."""
+    try:
+        port = json.loads(keys_path(journal).read_text(encoding="utf-8")).get("port")
+    except (OSError, ValueError, AttributeError):
+        return None
+    if isinstance(port, int) and not isinstance(port, bool) and 0 < port < 65536:
+        return port
+    return None
+
+
+def remember_port(journal: Path, port: int) -> None:
+    """Keep the port actually bound beside the secrets: with ``--port 0`` the system chose it,
+    and a resumed game asks for it again so the opponent's open page reconnects by itself."""
+    path = keys_path(journal)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return  # no secrets kept for this game: nothing to keep the port beside
+    if isinstance(data, dict):
+        _write(path, {**data, "port": port})
+
+
+def _write(path: Path, data: dict[str, object]) -> None:
+    """Write the keys file, readable by its owner only."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         json.dump(data, handle)
-    return fresh
