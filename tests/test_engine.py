@@ -3,7 +3,9 @@ the host all run; the blind player's words are handed over as a recogniser would
 
 What the engine adapter must do: move as the sighted side when, and only when, that side is to
 move and the clock runs; have its moves announced to the blind player in Appendix D words; answer
-a draw offer by accepting when it is losing and by playing on otherwise.
+a draw offer by accepting when it is losing or the position is dead equal and by playing on
+otherwise; resign a hopelessly lost game and offer a draw in a dead-equal one, as a sporting
+opponent at the board does (through the same keys, so announced, journaled and on the PGN).
 """
 
 from __future__ import annotations
@@ -16,9 +18,28 @@ import chess
 import pytest
 
 from voice.config import Settings, override
-from voice.engine import LEVELS, Engine, EngineError, EngineOpponent, find_engine, strength
-from voice.events import ArbiterAction, BlindSpeech, MoveMade, OutputEvent, Result, Say, Setup
+from voice.engine import (
+    LEVELS,
+    Engine,
+    EngineError,
+    EngineOpponent,
+    Manners,
+    find_engine,
+    no_winning_material,
+    strength,
+)
+from voice.events import (
+    ArbiterAction,
+    BlindSpeech,
+    KeyPress,
+    MoveMade,
+    OutputEvent,
+    Result,
+    Say,
+    Setup,
+)
 from voice.host import GameHost
+from voice.journal import Journal, read_journal
 from voice.phrases import render_move
 from voice.session import GameSession
 
@@ -33,15 +54,24 @@ WAIT_S = 60.0
 class Game:
     """A hosted session with the engine opponent, and every output kept."""
 
-    def __init__(self, settings: Settings, setup: Setup, level: int = 1) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        setup: Setup,
+        level: int = 1,
+        manners: Manners | None = None,
+        journal: Path | None = None,
+    ) -> None:
         self.settings = override(settings, engine={"move_time": 0.1})
         self.session = GameSession(setup, self.settings)
-        self.host = GameHost(self.session)
+        self.journal = None if journal is None else Journal.create(journal, setup)
+        record = None if self.journal is None else self.journal.append
+        self.host = GameHost(self.session, record=record)
         self.outputs: list[OutputEvent] = []
         self.changed = asyncio.Event()
         self.host.subscribe(self._keep)
         self.engine = Engine(self.settings.engine, level)
-        self.opponent = EngineOpponent(self.host, self.engine)
+        self.opponent = EngineOpponent(self.host, self.engine, manners)
 
     def _keep(self, batch: Sequence[OutputEvent]) -> None:
         self.outputs.extend(batch)
@@ -66,9 +96,56 @@ class Game:
         if then:
             await self.host.submit(lambda t: BlindSpeech(t, ((then, 1.0),)))
 
+    async def says(self, words: str) -> None:
+        await self.host.submit(lambda t: BlindSpeech(t, ((words, 1.0),)))
+
+    async def round(self) -> None:
+        """The blind player makes a quiet new move, then the engine answers (or ends the game)."""
+        mine = len(self.moves_by(self.session.sighted))
+        await self.blind_plays(quiet_new_move(self.session.board))
+        await self.until(
+            lambda: (
+                self.session.result is not None or len(self.moves_by(self.session.sighted)) > mine
+            )
+        )
+
+    def offers_by(self, side: str) -> list[int]:
+        """The plies after which ``side`` offered a draw, from the scoresheet's "(=)" marks."""
+        entries = self.session.sheet.entries
+        return sorted(p for p in self.session.sheet.offers if entries[p - 1].by == side)
+
     def close(self) -> None:
         self.host.close()
         self.engine.close()
+        if self.journal is not None:
+            self.journal.close()
+
+
+def quiet_new_move(board: chess.Board) -> chess.Move:
+    """A move that captures nothing, gives no check, does not end the game and (if it can) leads
+    to a position not seen before: the blind player keeps the game as it is, without repeating."""
+    history = board.copy()
+    seen = {history.epd()}
+    while history.move_stack:
+        history.pop()
+        seen.add(history.epd())
+
+    def rank(move: chess.Move) -> tuple[bool, bool, str]:
+        after = board.copy()
+        after.push(move)
+        not_king = board.piece_type_at(move.from_square) != chess.KING
+        return (after.epd() in seen, not_king, move.uci())
+
+    fine = []
+    for move in board.legal_moves:
+        if board.is_capture(move) or board.gives_check(move):
+            continue
+        after = board.copy()
+        after.push(move)
+        if not after.is_game_over(claim_draw=False):
+            fine.append(move)
+    assert fine, board.fen()
+    return min(fine, key=rank)
 
 
 def test_the_engine_replies_and_its_move_is_announced_in_appendix_d_words(
@@ -157,3 +234,168 @@ def test_the_engine_never_thinks_longer_than_a_thirtieth_of_its_time(settings: S
         assert engine.limit(10).time == 0.05
     finally:
         engine.close()
+
+
+# -- manners: resigning and offering draws --------------------------------------------------------
+
+# The blind player (White) has king, queen and rook against a bare king: Black is lost.
+LOST_FOR_BLACK = "4k3/8/8/8/8/8/8/R2QK3 w - - 0 {move}"
+# Opposite-coloured bishops, all pawns blocked: nobody can ever win.
+DEAD_EQUAL = "8/4k3/3b4/p1p1p1p1/P1P1P1P1/3B4/4K3/8 w - - 0 60"
+# Knight against bishop, no pawns: nobody can win.
+NO_WINNING_MATERIAL = "8/5k2/4b3/8/8/4N3/5K2/8 w - - 0 60"
+
+
+def test_a_lost_engine_resigns_on_its_third_lost_turn_and_the_blind_player_wins(
+    settings: Settings, tmp_path: Path
+) -> None:
+    journal = tmp_path / "game.jsonl"
+    setup = Setup(blind="white", time_control="600", fen=LOST_FOR_BLACK.format(move=30))
+
+    async def scenario() -> str:
+        game = Game(settings, setup, journal=journal)
+        try:
+            game.host.start()
+            game.opponent.start()
+            for _ in range(10):  # far more turns than it may take
+                await game.round()
+                if game.session.result is not None:
+                    break
+            assert game.session.result is not None, game.session.sheet.pgn()
+            assert game.session.result.result == "1-0"
+            assert game.session.result.reason == "resignation"
+            # Lost at three turns in a row: two moves played, the third turn resigns.
+            assert Manners().resign_after == 3 and len(game.moves_by("black")) == 2
+            # Announced as any opponent's resignation is, to both players.
+            won = "Weiß gewinnt: der Gegner hat aufgegeben."
+            assert Say(game.session.result.t_ms, won, "all") in game.outputs
+            pgn = game.session.sheet.pgn()
+            assert '[Result "1-0"]' in pgn and "resignation" in pgn
+            return pgn
+        finally:
+            game.close()
+
+    pgn = asyncio.run(scenario())
+    # The journal holds the resignation as the opponent's key; replaying it ends the game alike.
+    contents = read_journal(journal)
+    assert contents.events[-1] == KeyPress(contents.events[-1].t_ms, "sighted:resign")
+    replayed = GameSession(contents.setup, settings)
+    for event in contents.events:
+        replayed.handle(event)
+    assert replayed.result is not None and replayed.result.result == "1-0"
+    assert replayed.sheet.pgn() == pgn
+
+
+@pytest.mark.parametrize(
+    ("fen", "manners", "why"),
+    [
+        ("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 30", None, "balanced"),
+        (LOST_FOR_BLACK.format(move=1), None, "before the minimum move number"),
+        (LOST_FOR_BLACK.format(move=30), Manners(resigns=False), "resigning switched off"),
+    ],
+)
+def test_the_engine_plays_on_when_balanced_too_early_or_when_resigning_is_off(
+    settings: Settings, fen: str, manners: Manners | None, why: str
+) -> None:
+    async def scenario() -> None:
+        game = Game(settings, Setup(blind="white", time_control="600", fen=fen), 8, manners)
+        try:
+            game.host.start()
+            game.opponent.start()
+            for _ in range(Manners().resign_after + 1):
+                await game.round()
+            assert game.session.result is None, why
+            assert len(game.moves_by("black")) == Manners().resign_after + 1
+        finally:
+            game.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_engine_offers_a_draw_in_a_dead_equal_endgame_and_not_again_soon_after_a_decline(
+    settings: Settings,
+) -> None:
+    manners = Manners(draw_after=2, offer_gap=2, after_decline=3)
+
+    async def scenario() -> None:
+        setup = Setup(blind="white", time_control="600", fen=DEAD_EQUAL)
+        game = Game(settings, setup, 8, manners)
+        try:
+            game.host.start()
+            game.opponent.start()
+            await game.round()
+            assert game.session.offer is None  # equal once is not yet "for many moves"
+            await game.round()
+            # Equal at two turns in a row: after its second move it offers, and the blind
+            # player hears it as a sighted opponent's offer.
+            assert game.session.offer is not None and game.session.offer.by == "black"
+            offer_said = Say(game.session.offer.t_ms, "Schwarz bietet Remis an.", "all")
+            assert offer_said in game.outputs
+            await game.says("nein")
+            assert game.session.offer is None
+            declined = "Weiß lehnt das Remisangebot ab."
+            assert any(isinstance(o, Say) and o.text == declined for o in game.outputs)
+            for _ in range(manners.after_decline - 1):
+                await game.round()
+                assert game.session.offer is None and game.session.result is None
+            await game.round()  # the third move after the declined offer: it may offer again
+            assert game.session.offer is not None and game.session.offer.by == "black"
+            black_moves = [e.ply for e in game.session.sheet.entries if e.by == "black"]
+            assert game.offers_by("black") == [black_moves[1], black_moves[4]]
+            pgn = game.session.sheet.pgn()
+            assert pgn.count("(=)") == 2
+        finally:
+            game.close()
+
+    asyncio.run(scenario())
+
+
+def test_with_no_winning_material_the_engine_offers_at_once_and_the_blind_player_accepts(
+    settings: Settings,
+) -> None:
+    async def scenario() -> None:
+        setup = Setup(blind="white", time_control="600", fen=NO_WINNING_MATERIAL)
+        game = Game(settings, setup, 8)
+        try:
+            game.host.start()
+            game.opponent.start()
+            await game.round()
+            assert game.session.offer is not None and game.session.offer.by == "black"
+            await game.says("Remis")
+            assert game.session.result is not None
+            assert game.session.result.reason == "agreement"
+            assert '[Result "1/2-1/2"]' in game.session.sheet.pgn()
+        finally:
+            game.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_engine_accepts_a_draw_offer_where_it_would_offer_one_itself(
+    settings: Settings,
+) -> None:
+    async def scenario() -> None:
+        setup = Setup(blind="white", time_control="600", fen=NO_WINNING_MATERIAL)
+        game = Game(settings, setup, 8)
+        try:
+            game.host.start()
+            game.opponent.start()
+            await game.round()  # an offer needs a move by each player; the engine's is declined
+            await game.blind_plays(quiet_new_move(game.session.board), then="Remis")
+            await game.until(
+                lambda: game.session.result is not None or len(game.moves_by("black")) == 2
+            )
+            assert game.session.result is not None
+            assert game.session.result.reason == "agreement"
+            assert len(game.moves_by("black")) == 1
+        finally:
+            game.close()
+
+    asyncio.run(scenario())
+
+
+def test_no_winning_material_means_no_pawns_and_less_than_a_rook_ahead() -> None:
+    assert no_winning_material(chess.Board(NO_WINNING_MATERIAL))
+    assert no_winning_material(chess.Board("8/5k2/4r3/8/8/4R3/5K2/8 w - - 0 1"))
+    assert not no_winning_material(chess.Board("8/5k2/8/8/8/4R3/5K2/8 w - - 0 1"))
+    assert not no_winning_material(chess.Board(DEAD_EQUAL))  # pawns can still be won

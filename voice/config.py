@@ -189,6 +189,8 @@ class EngineSettings(Section):
     level: Annotated[int, Field(ge=1, le=8)]
     ask_level: bool
     move_time: Annotated[float, Field(gt=0, le=60)]
+    resigns: bool
+    offers_draws: bool
 
 
 class Settings(Section):

@@ -10,6 +10,15 @@ engine thought) is simply not sent.
 Strength: eight levels a blind player can choose by saying a number. Each sets Stockfish's
 ``Skill Level`` and, for the weak levels, a search depth limit, because the skill level alone
 still plays far too strong for a beginner.
+
+Manners (:class:`Manners`): a blind player a queen and a rook up should not have to mate move by
+move, and a dead-equal endgame should not have to be played out to bare kings. So the engine
+resigns and offers draws as a sporting human opponent does, with the sighted player's own keys
+(``sighted:resign``, ``sighted:draw_offer``): the session announces them, journals them and
+writes the result exactly as it does for a person at the board. The evaluations it decides on
+are its own (the score of the search that chose each move), kept per ply, so a retraction by the
+arbiter or a resumed game only restarts the count; when it last offered a draw is read from the
+scoresheet's "(=)" marks, which a resumed game has too.
 """
 
 from __future__ import annotations
@@ -17,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +46,11 @@ _EXTRA_DIRS = (Path("/usr/games"), Path("/usr/local/games"))
 
 # An engine that is losing by this much (centipawns, its own view) accepts a draw offer.
 _ACCEPT_DRAW_BELOW_CP = -150
+
+# Material for "nobody can win": a side needs at least a rook more than the other to win
+# without pawns (knights and bishops 3, rooks 5, queens 9).
+_PIECE_VALUES = {chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
+_NO_WIN_MARGIN = 3
 
 
 class EngineError(Exception):
@@ -62,6 +76,49 @@ LEVELS: tuple[Strength, ...] = (
     Strength(7, 16, None),
     Strength(8, 20, None),
 )
+
+
+@dataclass(frozen=True)
+class Manners:
+    """When the engine resigns or offers a draw, as a sporting human opponent would.
+
+    Counts are the engine's own turns; scores are centipawns from its side (a mate as ±100000).
+    """
+
+    resigns: bool = True
+    resign_at_cp: int = -600  # lost: at or below this (a forced mate against it is far below)
+    resign_after: int = 3  # ... at this many of its turns in a row; it resigns on the last one
+    resign_from_move: int = 20  # never before this move number (a blunder early is played on)
+    offers_draws: bool = True
+    draw_within_cp: int = 20  # dead equal: the score at most this far from 0
+    draw_after: int = 10  # ... at this many of its turns in a row
+    draw_from_move: int = 40  # ... and the move number at least this
+    offer_gap: int = 10  # own moves after any draw offer in the game (either player's)
+    after_decline: int = 20  # own moves after its own offer was declined
+
+    @classmethod
+    def from_settings(cls, settings: EngineSettings) -> Manners:
+        """The player may switch either off; the thresholds are what a club player does."""
+        return cls(resigns=settings.resigns, offers_draws=settings.offers_draws)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The engine's move and its score of the position before it (None: it sent no score)."""
+
+    move: chess.Move
+    score_cp: int | None
+
+
+def no_winning_material(board: chess.Board) -> bool:
+    """No pawns left and neither side as much as a rook ahead: nobody can force a win."""
+    if board.pawns:
+        return False
+
+    def material(color: chess.Color) -> int:
+        return sum(v * len(board.pieces(piece, color)) for piece, v in _PIECE_VALUES.items())
+
+    return abs(material(chess.WHITE) - material(chess.BLACK)) <= _NO_WIN_MARGIN
 
 
 def strength(level: int) -> Strength:
@@ -115,11 +172,14 @@ class Engine:
             seconds = max(0.05, min(seconds, remaining_ms / 1000 / 30))
         return chess.engine.Limit(time=seconds, depth=self.strength.depth)
 
-    def choose(self, board: chess.Board, remaining_ms: int | None = None) -> chess.Move:
-        result = self._engine.play(board, self.limit(remaining_ms))
+    def choose(self, board: chess.Board, remaining_ms: int | None = None) -> Choice:
+        """A move, with the score the same search gave the position (no second search)."""
+        result = self._engine.play(board, self.limit(remaining_ms), info=chess.engine.INFO_SCORE)
         if result.move is None:
             raise EngineError("the engine returned no move")
-        return result.move
+        score = result.info.get("score")
+        value = None if score is None else score.pov(board.turn).score(mate_score=100_000)
+        return Choice(result.move, value)
 
     def score_cp(self, board: chess.Board, color: chess.Color) -> int:
         """The position's value for ``color`` in centipawns (mates as ±100000)."""
@@ -139,14 +199,16 @@ class Engine:
 class EngineOpponent:
     """Plays the sighted side of a hosted game whenever it is that side's turn."""
 
-    def __init__(self, host: GameHost, engine: Engine) -> None:
+    def __init__(self, host: GameHost, engine: Engine, manners: Manners | None = None) -> None:
         if not isinstance(host.core, GameSession):
             raise TypeError("the engine plays a game session, not a talking clock")
         self.host = host
         self.session: GameSession = host.core
         self.engine = engine
+        self.manners = manners or Manners.from_settings(engine.settings)
         self._task: asyncio.Task[None] | None = None
         self._answered_offer: int | None = None
+        self._scores: dict[int, int | None] = {}  # ply before its move -> its score there
         self.moves_sent = 0
 
     def start(self) -> None:
@@ -196,10 +258,11 @@ class EngineOpponent:
         ply = len(session.sheet.entries)
         remaining = session.clock.remaining_ms(session.sighted, self.host.now_ms())
         try:
-            move = await asyncio.to_thread(self.engine.choose, board, remaining)
+            choice = await asyncio.to_thread(self.engine.choose, board, remaining)
         except (EngineError, chess.engine.EngineError) as error:
             log.error("engine failed: %s", error)
             return
+        move = choice.move
         # An offer made after the blind player's move, while the engine thought (9.1.2.1).
         if self._offer_waiting() and await self._answer_offer():
             return
@@ -209,23 +272,93 @@ class EngineOpponent:
             self._task = None
             self._consider()
             return
+        self._scores[ply] = choice.score_cp
+        if self._lost(board, ply):
+            await self.host.submit(lambda t: KeyPress(t, "sighted:resign"))
+            return
         self.moves_sent += 1
         await self.host.submit(lambda t: SightedMove(t, move.uci()))
+        if self._may_offer(board, ply):
+            await self.host.submit(lambda t: KeyPress(t, "sighted:draw_offer"))
+
+    # -- manners: resigning and offering draws ----------------------------------------------
+
+    def _streak(self, ply: int, holds: Callable[[int], bool]) -> int:
+        """How many of the engine's turns in a row, back from ``ply``, had a score that holds."""
+        count = 0
+        while ply >= 0:
+            score = self._scores.get(ply)
+            if score is None or not holds(score):
+                break
+            count += 1
+            ply -= 2
+        return count
+
+    def _lost(self, board: chess.Board, ply: int) -> bool:
+        """Resign: lost at ``resign_after`` turns in a row, and late enough in the game."""
+        manners = self.manners
+        if not manners.resigns or board.fullmove_number < manners.resign_from_move:
+            return False
+        streak = self._streak(ply, lambda score: score <= manners.resign_at_cp)
+        return streak >= manners.resign_after
+
+    def _dead_equal(self, board: chess.Board, ply: int) -> bool:
+        """A draw the engine would agree to: equal now, and nobody can win or long equal."""
+        manners = self.manners
+        score = self._scores.get(ply)
+        if not manners.offers_draws or score is None or abs(score) > manners.draw_within_cp:
+            return False
+        if no_winning_material(board):
+            return True
+        if board.fullmove_number < manners.draw_from_move:
+            return False
+        streak = self._streak(ply, lambda value: abs(value) <= manners.draw_within_cp)
+        return streak >= manners.draw_after
+
+    def _may_offer(self, board: chess.Board, ply: int) -> bool:
+        """Offer a draw after this move: dead equal, and not soon after another offer."""
+        session = self.session
+        if (
+            session.result is not None
+            or session.offer is not None
+            or not self._dead_equal(board, ply)
+        ):
+            return False
+        entries = session.sheet.entries
+        if not any(entry.by == session.blind for entry in entries):
+            return False  # an offer needs a move by each player first (the session says so)
+        manners = self.manners
+        for offered in session.sheet.offers:  # plies marked "(=)"
+            moves_since = sum(1 for e in entries[offered:] if e.by == session.sighted)
+            wait = manners.offer_gap
+            if entries[offered - 1].by == session.sighted:
+                # Its own offer, and the game went on: it was declined (9.1.2.1).
+                wait = max(wait, manners.after_decline)
+            if moves_since < wait:
+                return False
+        return True
 
     async def _answer_offer(self) -> bool:
-        """Accept a draw offer when losing (True); otherwise play on: a move declines it."""
+        """Accept a draw offer when losing or dead equal (True); else play on: a move declines."""
         session = self.session
         offer = session.offer
         assert offer is not None
         self._answered_offer = offer.t_ms
         board = session.board.copy()
+        ply = len(session.sheet.entries)
         me = color_of(session.sighted)
         try:
             value = await asyncio.to_thread(self.engine.score_cp, board, me)
         except (EngineError, chess.engine.EngineError) as error:
             log.error("engine failed: %s", error)
             return False
-        if session.offer is None or session.result is not None or value > _ACCEPT_DRAW_BELOW_CP:
+        if session.offer is None or session.result is not None:
+            return False
+        if len(session.sheet.entries) != ply:
+            return False  # the arbiter changed the game while the engine looked
+        self._scores[ply] = value
+        # It accepts where it would offer a draw itself: refusing there would not be sporting.
+        if value > _ACCEPT_DRAW_BELOW_CP and not self._dead_equal(board, ply):
             return False
         await self.host.submit(lambda t: KeyPress(t, "sighted:draw_accept"))
         return True
