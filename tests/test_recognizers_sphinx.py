@@ -162,3 +162,34 @@ def test_the_end_of_utterance_check_skips_the_rival_search(
     quick_targets = {recognizer._target(tuple(text.split())) for text, _ in quick.nbest}
     full_targets = {recognizer._target(tuple(text.split())) for text, _ in full.nbest}
     assert len(quick_targets) == 1 < len(full_targets)
+
+
+def test_the_answer_after_the_completion_check_reuses_its_first_pass(
+    tmp_path: Path, vocab: Vocabulary
+) -> None:
+    """At a short pause the listener asks "is it a whole phrase?" (no rivals), then asks for
+    the same utterance in full: only the rival search is new work, and the result is exactly
+    what a fresh recogniser hears."""
+    board = chess.Board()
+    audio = synthesize("Springer Felix drei", tmp_path)
+    fresh = SphinxRecognizer(vocab)
+    fresh.set_context(position_phrases(board, vocab))
+    expected = fresh.recognize(audio, 16000)
+
+    checked = SphinxRecognizer(vocab)
+    checked.set_context(position_phrases(board, vocab))
+    first_passes: list[int] = []
+    run = checked._run
+
+    def counting(*args: object) -> object:
+        first_passes.append(1)
+        return run(*args)  # type: ignore[arg-type]
+
+    checked._run = counting  # type: ignore[method-assign]
+    assert checked.recognize(audio, 16000, alternatives=False).best == "springer felix drei"
+    answer = checked.recognize(audio, 16000)
+    assert len(first_passes) == 1
+    assert answer.nbest == expected.nbest
+    # Other audio, or another context, is decoded afresh.
+    checked.recognize(synthesize("Springer Cesar drei", tmp_path), 16000)
+    assert len(first_passes) == 2

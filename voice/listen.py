@@ -276,16 +276,22 @@ class EndPointer:
             and self._checked_for != self._last_loud
         ):
             self._checked_for = self._last_loud  # once per pause
-            if self.completion(_join(speech[: self._last_loud + 1])):
+            # Exactly the audio the utterance will carry, so the recogniser can reuse its work.
+            if self.completion(_join(speech[: self._keep(self._last_loud, len(speech))])):
                 return self._end()
         return None
+
+    @staticmethod
+    def _keep(last: int, available: int) -> int:
+        """How many frames an utterance ending at frame ``last`` keeps (a short post-roll)."""
+        return min(available, last + 1 + int(_POST_ROLL / _FRAME_SECONDS))
 
     def _end(self, forced: bool = False) -> Utterance | None:
         frames = self._speech
         assert frames is not None
         self._speech = None
         last = self._last_loud if not forced else len(frames) - 1
-        keep = min(len(frames), last + 1 + int(_POST_ROLL / _FRAME_SECONDS))
+        keep = self._keep(last, len(frames))
         spoken = frames[self._lead_frames : last + 1]
         self._ended_at = frames[last].at  # the next onset is looked for after this
         if not spoken or (self._voiced < _MIN_VOICED and not forced):

@@ -34,12 +34,14 @@ an illegal move cannot even be heard. Choices measured on synthesized German spe
 
 from __future__ import annotations
 
+import hashlib
 import math
 import tempfile
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +126,20 @@ def speech_frames(pcm: np.ndarray) -> np.ndarray:
     return energy > low + SPEECH_LEVEL * (high - low)
 
 
+@dataclass(frozen=True)
+class _Heard:
+    """The first pass over one utterance: the complete phrases found with their log scores, or
+    why there are none. The rival search and the confidences come after."""
+
+    allowed: frozenset[Phrase]
+    """The phrases searched (all allowed ones, or only the long ones on a second look)."""
+    scored: tuple[tuple[str, float], ...] = ()
+    unexplained: float = 0.0
+    complete: bool = True
+    partial: str = ""
+    reason: str = ""
+
+
 class SphinxRecognizer:
     """PocketSphinx with the shipped lexicon and a word graph per context."""
 
@@ -173,6 +189,7 @@ class SphinxRecognizer:
         self._lock = threading.Lock()
         self._stream: list[np.ndarray] | None = None
         self._last_partial: str | None = None
+        self._last_heard: tuple[tuple[bytes, frozenset[Phrase]], _Heard] | None = None
 
     def describe(self) -> str:
         return "PocketSphinx"
@@ -238,13 +255,27 @@ class SphinxRecognizer:
 
     def _decode(self, pcm: np.ndarray, started: float, alternatives: bool = True) -> Transcript:
         """Decode a whole utterance in batch mode (lock held): the cepstral mean comes from the
-        utterance itself, which is more accurate than the running estimate of live decoding."""
+        utterance itself, which is more accurate than the running estimate of live decoding.
+
+        The listener asks first, at a short pause, whether the words make a phrase
+        (``alternatives=False``) and then, if they do, for the utterance itself: the very same
+        audio. The first pass of that question is kept, so the answer only adds the rival
+        search instead of decoding everything twice (about 60 ms sooner)."""
         if not self._allowed:
             return Transcript((), True, _ms(started), reason="silence")
         padded, speech = _padded(pcm)
         if not speech.any():
             return Transcript((), True, _ms(started), reason="silence")
-        first = self._run(padded, speech, self._allowed, started, alternatives)
+        key = (hashlib.blake2b(pcm.tobytes(), digest_size=16).digest(), self._allowed)
+        heard = self._last_heard[1] if self._last_heard and self._last_heard[0] == key else None
+        if heard is None:
+            heard = self._listen(padded, speech)
+            self._last_heard = (key, heard)
+        return self._transcript(heard, padded, started, alternatives)
+
+    def _listen(self, padded: np.ndarray, speech: np.ndarray) -> _Heard:
+        """The first pass over the allowed phrases, and the second look for long speech."""
+        first = self._run(padded, speech, self._allowed)
         if first.reason != "out-of-grammar" or not self._fit_ok:
             return first
         # A short phrase plus silence ("ja" ...) can beat the right long phrase when the voice
@@ -257,55 +288,52 @@ class SphinxRecognizer:
         main = self._search_for(self._allowed)
         self._decoder.activate_search(self._search_for(longer))
         try:
-            second = self._run(padded, speech, longer, started, alternatives)
+            second = self._run(padded, speech, longer)
         finally:
             self._decoder.activate_search(main)
-        return second if second.nbest else first
+        return second if second.scored else first
 
-    def _run(
-        self,
-        padded: np.ndarray,
-        speech: np.ndarray,
-        allowed: frozenset[Phrase],
-        started: float,
-        alternatives: bool = True,
-    ) -> Transcript:
+    def _run(self, padded: np.ndarray, speech: np.ndarray, allowed: frozenset[Phrase]) -> _Heard:
         # Fresh feature state (noise estimate, cepstral mean) per utterance: the result must not
         # depend on what was heard before, or the same words could be a move only sometimes.
         self._decoder.reinit_feat()
         self._decoder.start_utt()
         self._decoder.process_raw(padded.tobytes(), False, True)
         self._decoder.end_utt()
-        return self._transcript(padded, speech, allowed, started, alternatives)
+        return self._read(speech, allowed)
 
-    def _transcript(
-        self,
-        padded: np.ndarray,
-        speech: np.ndarray,
-        allowed: frozenset[Phrase],
-        started: float,
-        alternatives: bool = True,
-    ) -> Transcript:
-        """Read the decoder's result for the utterance just ended (lock held)."""
+    def _read(self, speech: np.ndarray, allowed: frozenset[Phrase]) -> _Heard:
+        """The decoder's result for the utterance just ended (lock held)."""
         decoder = self._decoder
         hyp = decoder.hyp()
         text = _clean(hyp.hypstr) if hyp is not None else ""
         if hyp is None or not text or not _is_complete(text, allowed):
             # Speech but no path to the grammar's end: the audio stopped mid-phrase.
-            return Transcript((), False, _ms(started), partial=text, reason="partial")
+            return _Heard(allowed, complete=False, partial=text, reason="partial")
         unexplained = _unexplained(speech, decoder.seg() or ())
         fit = _log_score(hyp.score) / max(decoder.n_frames(), 1)
         self._fit_ok = fit >= MIN_FRAME_SCORE
         if unexplained > UNEXPLAINED_LIMIT or not self._fit_ok:
-            return Transcript((), True, _ms(started), partial=text, reason="out-of-grammar")
+            return _Heard(allowed, partial=text, reason="out-of-grammar")
         scored = self._alternatives(text, _log_score(hyp.score), allowed)
+        return _Heard(allowed, scored=tuple(scored), unexplained=unexplained)
+
+    def _transcript(
+        self, heard: _Heard, padded: np.ndarray, started: float, alternatives: bool
+    ) -> Transcript:
+        """What was heard, with the nearest rival move when ``alternatives`` (lock held)."""
+        if not heard.scored:
+            return Transcript(
+                (), heard.complete, _ms(started), partial=heard.partial, reason=heard.reason
+            )
+        scored = list(heard.scored)
         # The rival search costs two more decodes: only worth it when a move may be made.
-        rival = self._rival(padded, text, allowed) if alternatives else None
+        rival = self._rival(padded, scored[0][0], heard.allowed) if alternatives else None
         if rival is not None and rival[0] not in dict(scored):
             scored.append((rival[0], scored[0][1] - rival[1]))
             scored.sort(key=lambda item: -item[1])
         weights = [math.exp(CONFIDENCE_SCALE * (s - scored[0][1])) for _, s in scored]
-        share = (1.0 - unexplained) / sum(weights)
+        share = (1.0 - heard.unexplained) / sum(weights)
         nbest = tuple(
             (words, round(weight * share, 4))
             for (words, _), weight in zip(scored, weights, strict=True)
