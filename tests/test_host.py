@@ -117,3 +117,29 @@ def test_a_resumed_host_goes_on_from_the_last_journaled_time(settings: Settings)
 
     run(scenario)
     assert 42_000 <= stamps[0].t_ms < 47_000
+
+
+def test_a_held_host_keeps_game_time_still_until_it_is_released(settings: Settings) -> None:
+    """A tournament board waits for the arbiter's approval: no time passes, no flag falls, and
+    the game begins at zero when the host is released."""
+    flags: list[Flag] = []
+    stamps: list[InputEvent] = []
+
+    async def scenario() -> None:
+        host = GameHost(
+            ClockSession(CLOCK_SETUP, settings, start_ms=0), record=stamps.append, held=True
+        )
+        host.subscribe(lambda outputs: flags.extend(o for o in outputs if isinstance(o, Flag)))
+        host.start()
+        await asyncio.sleep(1.2)  # longer than the whole one-second control
+        assert host.held and host.now_ms() == 0 and flags == []
+        await host.submit(lambda t: Ask(t, "time"))  # journaled at zero
+        host.release()
+        host.start()
+        while not flags:
+            await asyncio.sleep(0.01)
+        host.close()
+
+    run(scenario)
+    assert stamps[0].t_ms == 0
+    assert [(f.side, f.t_ms) for f in flags] == [("white", 1000)]

@@ -7,6 +7,10 @@ handed to the adapters (speech, web board, terminal). When the core says time al
 something (a flag fall, the end of a correction window), the host wakes it at that instant.
 
 Adapters on other threads (microphone, keyboard) submit through :meth:`GameHost.submit_threadsafe`.
+
+A host may be created *held*: game time stands still until :meth:`GameHost.release`. A
+tournament board serves its pages while the arbiter checks the set-up, and the clocks must not
+run (nor show as running) before the approval.
 """
 
 from __future__ import annotations
@@ -33,7 +37,8 @@ class GameHost:
 
     ``start_ms`` is the game time at which the host starts; a resumed game passes the time of
     the last journaled event, so the clocks go on from there and the time the program was down
-    is not charged to anybody.
+    is not charged to anybody. A ``held`` host keeps game time at ``start_ms`` until
+    :meth:`release`.
     """
 
     def __init__(
@@ -43,12 +48,14 @@ class GameHost:
         record: Callable[[InputEvent], None] | None = None,
         start_ms: int = 0,
         clock: Callable[[], float] = time.monotonic,
+        held: bool = False,
     ) -> None:
         self.core = core
         self._record = record
         self._clock = clock
         self._origin = clock() - start_ms / 1000
         self._last_ms = start_ms
+        self._held = held
         self._subscribers: list[Subscriber] = []
         self._wakeup: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -58,7 +65,20 @@ class GameHost:
 
     def now_ms(self) -> int:
         """Game time now; never earlier than an input already handled."""
+        if self._held:
+            return self._last_ms
         return max(self._last_ms, int((self._clock() - self._origin) * 1000))
+
+    @property
+    def held(self) -> bool:
+        """Whether game time still stands still (the game has not begun)."""
+        return self._held
+
+    def release(self) -> None:
+        """Let game time run from where it stands: the game begins now."""
+        if self._held:
+            self._held = False
+            self._origin = self._clock() - self._last_ms / 1000
 
     # -- outputs --------------------------------------------------------------------------
 
@@ -95,10 +115,10 @@ class GameHost:
         self._reschedule()
         return outputs
 
-    async def submit(self, make: EventFactory) -> list[OutputEvent]:
-        """Handle one input now (call from the loop)."""
+    async def submit(self, make: EventFactory, at_ms: int | None = None) -> list[OutputEvent]:
+        """Handle one input now, or at game time ``at_ms`` (call from the loop)."""
         self._loop = asyncio.get_running_loop()
-        return self.handle_now(make)
+        return self.handle_now(make, at_ms)
 
     def submit_threadsafe(
         self, make: EventFactory, loop: asyncio.AbstractEventLoop | None = None
@@ -120,7 +140,7 @@ class GameHost:
         if self._wakeup is not None:
             self._wakeup.cancel()
             self._wakeup = None
-        if self._closed or self._loop is None:
+        if self._closed or self._loop is None or self._held:
             return
         due_ms = self.core.next_wakeup_ms()
         if due_ms is None:
