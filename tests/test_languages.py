@@ -238,6 +238,7 @@ def test_every_catalogue_names_command_words_only_by_placeholder(language: str) 
         "game.choose.out_of_range": {"one_word"},
         "app.engine.ask": {"one_word", "yes_word"},
         "app.assist.approve": {"yes_word"},
+        "app.assist.approve_web": {"yes_word"},
         "clock.listening": {"request_words"},
     }
     from voice.messages import catalogue

@@ -8,7 +8,9 @@ arbiter, or Stockfish as the opponent. Everything here is plumbing; the rules ar
 
 Before the clocks run, two questions may be asked outside the game: the computer's strength
 (``--opponent engine``: a number from one to eight) and, at a tournament board, the arbiter's
-approval of the set-up, which goes into the journal as the first input, at game time zero.
+approval of the set-up, which goes into the journal as the first input, at game time zero. The
+arbiter approves at the terminal or on the arbiter's web page, which is served (with game time
+held at zero) while the question waits; whichever answers first counts.
 
 Every failure that the player can fix gets one sentence saying what happened and what to do,
 printed and (when a loudspeaker works) spoken; where the program can go on without the missing
@@ -34,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO
 
 from voice import announcements as ann
 from voice import config
+from voice.approval import SetupApproval
 from voice.clock_mode import describe_control
 from voice.config import Settings
 from voice.events import (
@@ -272,7 +275,7 @@ class App:
             if not resumed:
                 self._create(setup)
             if self.plan.mode == "assist" and not resumed:
-                await self._approval(setup)
+                await self._approval()
             await self._start_game(start_ms)
         except Startup as failure:
             self.output.say(failure.text)
@@ -456,12 +459,19 @@ class App:
         )
 
     async def _ask(
-        self, question: str, answer: Callable[[Heard], Any | None], *, spoken: bool = True
+        self,
+        question: str,
+        answer: Callable[[Heard], Any | None],
+        *,
+        spoken: bool = True,
+        answered_by: str | None = None,
     ) -> Any:
         """Ask before the game starts; wait for an answer ``answer`` accepts (not None).
 
         ``spoken=False``: only the terminal answers (Enter, or a typed line), never the
         microphone: the arbiter approves the set-up, not the player's voice.
+        ``answered_by``: an inbox item of this kind answers too, with its value (the arbiter's
+        web page approved the set-up).
         """
         assert self._inbox is not None
         self.output.say(question)
@@ -471,6 +481,8 @@ class App:
             kind, value = await self._inbox.queue.get()
             if kind == "end":
                 raise Startup(self.text("fail.input_ended"))
+            if answered_by is not None and kind == answered_by:
+                return value
             if kind == "key" and value == "enter":
                 value = ()  # Enter alone takes the suggestion
             elif kind not in ("typed", "heard") or (kind == "heard" and not spoken):
@@ -525,54 +537,75 @@ class App:
         except EngineError as error:
             raise Startup(self.text("fail.engine", error=str(error))) from None
 
-    async def _approval(self, setup: Setup) -> None:
-        """D.2.10 at a tournament: the arbiter approves time control, words and sides first."""
-        assert self.session is not None
+    async def _approval(self) -> None:
+        """D.2.10 at a tournament: the arbiter approves time control, words and sides first.
+
+        With the web board, its pages are served while the question waits (game time held at
+        zero, no move possible), so the arbiter can approve on the phone at the board as well
+        as at the terminal; whichever comes first counts and the other is told.
+        """
+        assert self.session is not None and self._inbox is not None
         session = self.session
-        approved = {
-            "time_control": session.control.text,
-            "blind": session.blind,
-            "rank_words": list(self.settings.vocabulary.rank_words),
-            "file_words": list(self.settings.vocabulary.file_words),
-        }
+        inbox = self._inbox
+        approval = SetupApproval(
+            control=session.control,
+            blind=session.blind,
+            rank_words=tuple(self.settings.vocabulary.rank_words),
+            file_words=tuple(self.settings.vocabulary.file_words),
+            on_web=lambda: inbox.put("approved", True),
+        )
         summary = self.text(
             "assist.summary",
             control=describe_control(session.control, self.language),
             side=message(self.language, f"game.side.{session.blind}"),
-            ranks=", ".join(self.settings.vocabulary.rank_words),
-            files=", ".join(self.settings.vocabulary.file_words),
+            ranks=", ".join(approval.rank_words),
+            files=", ".join(approval.file_words),
         )
         self.output.say(summary)
+        if self._serves_web():
+            self._open_host(0, held=True)
+            await self._start_web(approval)
         terminal = None
         if self.keys is None and not isinstance(self.source, TextInput):
             # Speech input and no terminal keys: the arbiter answers on standard input.
-            inbox = self._inbox
-            assert inbox is not None
             terminal = TextInput(self.stdin)
             terminal.start(lambda line: inbox.put("typed", line), lambda: inbox.put("end"))
+        question = "assist.approve_web" if self.server is not None else "assist.approve"
         try:
             await self._ask(
-                self.text("assist.approve"),
+                self.text(question),
                 lambda heard: True if self._is_yes(heard) else None,
                 spoken=False,
+                answered_by="approved",
             )
         finally:
             if terminal is not None:
                 terminal.close()
-        self.tell("assist.approved")
-        self.approval = approved
+        approval.approve("terminal")  # changes nothing when the web page was first
+        self.tell("assist.approved" if approval.via == "terminal" else "assist.approved_web")
+        self.approval = approval.params()
 
-    async def _start_game(self, start_ms: int) -> None:
+    def _serves_web(self) -> bool:
+        return self.plan.opponent == "board" and self.plan.web
+
+    def _open_host(self, start_ms: int, *, held: bool = False) -> None:
         assert self.session is not None and self.journal is not None
-        self.host = GameHost(self.session, record=self.journal.append, start_ms=start_ms)
+        self.host = GameHost(self.session, record=self.journal.append, start_ms=start_ms, held=held)
         self.host.subscribe(self._show)
         self.host.subscribe(self._update_context)
+
+    async def _start_game(self, start_ms: int) -> None:
+        if self.host is None:
+            self._open_host(start_ms)
+        assert self.session is not None and self.host is not None
+        self.host.release()  # a board held for the arbiter's approval begins now
         if self.approval is not None:
             await self.host.submit(
-                partial(ArbiterAction, action="approve_setup", params=self.approval)
+                partial(ArbiterAction, action="approve_setup", params=self.approval),
+                at_ms=start_ms,
             )
         self.host.start()
-        if self.plan.opponent == "board" and self.plan.web:
+        if self._serves_web() and self.server is None:
             await self._start_web()
         if self.engine is not None:
             from voice.engine import EngineOpponent
@@ -618,9 +651,10 @@ class App:
 
         return remembered_port(self.plan.resume)
 
-    async def _start_web(self) -> None:
+    async def _start_web(self, approval: SetupApproval | None = None) -> None:
         """Serve the pages; a resumed game first asks for the port it had, so the opponent's
-        open page and the printed QR code go on working."""
+        open page and the printed QR code go on working. ``approval``: the set-up the
+        arbiter's page may approve before the game begins."""
         assert self.host is not None and self.journal is not None
         from voice.web.pairing import remember_port
         from voice.web.run import announce, make_server
@@ -632,6 +666,7 @@ class App:
             lan=self.plan.lan,
             port=self.plan.port if remembered is None else remembered,
             journal_path=self.journal.path,
+            approval=approval,
         )
         moved = False
         try:
@@ -697,6 +732,8 @@ class App:
                 if action is not None and await self._key(action):
                     return
                 continue
+            if kind not in ("typed", "heard"):
+                continue  # e.g. the web page's approval, after the terminal had approved
             heard: Heard = value
             if kind == "typed" and not heard:
                 continue  # Enter alone

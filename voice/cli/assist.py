@@ -25,7 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_game_arguments(parser)
     parser.epilog = (
         "Before the clock starts the set-up (time control, rank and file words, sides) is read "
-        "out and the arbiter confirms it with Enter; the approval is the journal's first entry. "
+        "out and the arbiter confirms it with Enter or with the button on the arbiter's web "
+        "page (whichever comes first); the approval is the journal's first entry. "
         "The blind player reports a touched piece by saying 'berührt' or with the key "
         "[session.keys] touched."
     )

@@ -30,6 +30,7 @@ def _key(name: str) -> EventFactory:
 
 def to_event(incoming: Message, game: GameView) -> EventFactory:
     """The event for ``incoming``; raises ProtocolError when it no longer fits the game."""
+    game.check_started()
     if isinstance(incoming, ARBITER_MESSAGES):
         action = message_type(incoming)
         params = incoming.model_dump(exclude={"type"}, exclude_none=True)

@@ -40,6 +40,7 @@ ErrorCode = Literal[
     "not_your_turn",
     "no_offer",  # accept/decline without a pending draw offer from the other side
     "game_over",
+    "not_started",  # the arbiter has not approved the set-up yet: nothing can happen
     "refused",  # the session refused it; the reason follows
 ]
 
@@ -169,6 +170,16 @@ class DeclareResultIn(Message):
     reason: Reason = ""
 
 
+class ApproveSetupIn(Message):
+    """The arbiter approves the tournament board's set-up (time control, words, sides).
+
+    Not an arbiter action on the game: it answers the question the terminal asks too, and the
+    program records the approval once, whichever answered first.
+    """
+
+    type: Literal["approve_setup"]
+
+
 OPPONENT_MESSAGES: tuple[type[Message], ...] = (MoveIn, DrawIn, ResignIn, CallArbiterIn)
 ARBITER_MESSAGES: tuple[type[Message], ...] = (
     PauseIn,
@@ -185,7 +196,7 @@ ARBITER_MESSAGES: tuple[type[Message], ...] = (
 )
 ALLOWED: dict[Role, tuple[type[Message], ...]] = {
     "opponent": (*OPPONENT_MESSAGES, SyncIn),
-    "arbiter": (*ARBITER_MESSAGES, SyncIn),
+    "arbiter": (*ARBITER_MESSAGES, ApproveSetupIn, SyncIn),
     "spectator": (SyncIn,),
 }
 
@@ -196,7 +207,12 @@ def message_type(model: type[Message] | Message) -> str:
     return str(get_args(cls.model_fields["type"].annotation)[0])
 
 
-_ALL_MESSAGES: tuple[type[Message], ...] = (*OPPONENT_MESSAGES, *ARBITER_MESSAGES, SyncIn)
+_ALL_MESSAGES: tuple[type[Message], ...] = (
+    *OPPONENT_MESSAGES,
+    *ARBITER_MESSAGES,
+    ApproveSetupIn,
+    SyncIn,
+)
 MODELS: dict[str, type[Message]] = {message_type(model): model for model in _ALL_MESSAGES}
 """Each message class by the value of its ``type`` field."""
 
@@ -255,10 +271,23 @@ class LogLine(Message):
     text: str
 
 
+class ApprovalView(Message):
+    """A tournament board's set-up as the arbiter approves it, in the page's language; while
+    ``approved`` is false the clocks stand still and no move can be made."""
+
+    approved: bool
+    via: Literal["terminal", "web"] | None = None
+    control: str  # the time control in words
+    blind: Side
+    ranks: list[str]
+    files: list[str]
+
+
 class View(Message):
     """Everything one page draws. The opponent also gets ``me`` and ``legal`` (its legal moves,
     empty when it cannot move now); the arbiter also gets the counts, the log and what the
-    session is waiting for from the blind player. Fields a role does not get are left out."""
+    session is waiting for from the blind player. Fields a role does not get are left out.
+    ``approval`` is there on a tournament board that started with the arbiter's approval."""
 
     role: Role
     blind: Side
@@ -282,6 +311,7 @@ class View(Message):
     illegal_moves: dict[Side, int] | None = None
     wrong_claims: dict[Side, int] | None = None
     log: list[LogLine] | None = None
+    approval: ApprovalView | None = None
 
 
 class StateOut(Message):

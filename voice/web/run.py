@@ -13,6 +13,7 @@ from typing import TextIO
 
 import qrcode
 
+from voice.approval import SetupApproval
 from voice.config import Settings
 from voice.host import GameHost
 from voice.messages import message
@@ -37,8 +38,10 @@ def make_server(
     lan: bool = False,
     port: int | None = None,
     journal_path: Path | None = None,
+    approval: SetupApproval | None = None,
 ) -> WebServer:
-    """A server for this game: 127.0.0.1 unless ``lan``; the configured port unless given."""
+    """A server for this game: 127.0.0.1 unless ``lan``; the configured port unless given;
+    ``approval``: the set-up the arbiter's page may approve before the game begins."""
     return WebServer(
         host,
         settings,
@@ -46,6 +49,7 @@ def make_server(
         bind=lan_address() if lan else settings.web.host,
         port=settings.web.port if port is None else port,
         journal_path=journal_path,
+        approval=approval,
     )
 
 

@@ -4,7 +4,9 @@ Starlette on uvicorn, on the game host's own asyncio loop. A page is only served
 WebSocket only accepted, with the secret of its role in the URL (``/play?key=…``); everything
 else is answered with HTTP 403. Each accepted message is validated (:mod:`voice.web.protocol`),
 turned into one input event (:mod:`voice.web.inputs`) and submitted to the host, which journals
-it before the session sees it; the session's outputs come back through :class:`Hub`.
+it before the session sees it; the session's outputs come back through :class:`Hub`. The one
+message that is no input event is the arbiter's approval of a tournament board's set-up: it
+answers the program's question (:mod:`voice.approval`), which the terminal asks as well.
 """
 
 from __future__ import annotations
@@ -32,13 +34,21 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as AsgiEvent
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from voice.approval import SetupApproval
 from voice.config import Settings
 from voice.host import GameHost
 from voice.messages import FALLBACK, catalogue, display_text, languages, message
 from voice.web import inputs
 from voice.web.hub import Client, Hub
 from voice.web.pairing import PAGE_OF_ROLE, ROLE_OF_PAGE, Role, Secrets
-from voice.web.protocol import WS_MAX_BYTES, ErrorOut, ProtocolError, SyncIn, parse
+from voice.web.protocol import (
+    WS_MAX_BYTES,
+    ApproveSetupIn,
+    ErrorOut,
+    ProtocolError,
+    SyncIn,
+    parse,
+)
 from voice.web.view import GameView
 
 log = logging.getLogger(__name__)
@@ -138,10 +148,12 @@ def create_app(
     *,
     journal_path: Path | None = None,
     allowed_hosts: list[str] | None = None,
+    approval: SetupApproval | None = None,
 ) -> Starlette:
-    """The application for one game: its pages, downloads and WebSockets."""
+    """The application for one game: its pages, downloads and WebSockets; ``approval`` is the
+    set-up the arbiter's page may approve before the game begins."""
     language = page_language(settings)
-    game = GameView(host, settings, language)
+    game = GameView(host, settings, language, approval)
     hub = Hub(game.view_for, game.sighted, game.notice_text)
     host.subscribe(hub.publish)
 
@@ -220,6 +232,12 @@ def create_app(
                 client.refusals_in_a_row = 0
                 hub.send_state(client)
                 return
+            if isinstance(incoming, ApproveSetupIn):
+                # The program records the approval and starts the game; every page then gets
+                # the new state. A second approval changes nothing.
+                game.approve_setup()
+                client.refusals_in_a_row = 0
+                return
             make = inputs.to_event(incoming, game)
         except ProtocolError as error:
             client.refused(error.code, text(f"error.{error.code}"))
@@ -283,6 +301,7 @@ class WebServer:
     bind: str = "127.0.0.1"
     port: int = 0
     journal_path: Path | None = None
+    approval: SetupApproval | None = None
 
     def __post_init__(self) -> None:
         self._server: uvicorn.Server | None = None
@@ -310,6 +329,7 @@ class WebServer:
             self.secrets,
             journal_path=self.journal_path,
             allowed_hosts=sorted(names - WILDCARDS),
+            approval=self.approval,
         )
         config = uvicorn.Config(
             self.app,

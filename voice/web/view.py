@@ -5,12 +5,18 @@ log); this module only selects and names. The list of legal moves goes to the op
 so it can refuse an illegal click at once; the server still hands every move to the session.
 Clocks are read at the moment the snapshot is sent, so a page that ticks locally from there is
 right to within the time the message takes.
+
+On a tournament board the pages are served while the arbiter checks the set-up: until the
+approval the clocks stand still (the host holds game time), no move is offered and every
+message but the approval is refused.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from voice.approval import SetupApproval
+from voice.clock_mode import describe_control
 from voice.config import Settings
 from voice.events import Say, Side
 from voice.host import GameHost
@@ -25,7 +31,13 @@ SIDES: tuple[Side, Side] = ("white", "black")
 class GameView:
     """Snapshots of one game for the opponent, the arbiter and spectators."""
 
-    def __init__(self, host: GameHost, settings: Settings, language: str) -> None:
+    def __init__(
+        self,
+        host: GameHost,
+        settings: Settings,
+        language: str,
+        approval: SetupApproval | None = None,
+    ) -> None:
         if not isinstance(host.core, GameSession):
             raise TypeError("the web board needs a game session, not a talking clock")
         self.host = host
@@ -34,6 +46,7 @@ class GameView:
         self.language = language
         self.sighted: Side = self.session.sighted
         self.blind: Side = self.session.blind
+        self.approval = approval
 
     # -- snapshots ------------------------------------------------------------------------
 
@@ -46,6 +59,8 @@ class GameView:
         ]
         blind_moves = [move for move in moves if move["by"] == self.blind]
         result = state["result"]
+        # Before the arbiter's approval no display runs, whatever the session's clock says.
+        running = None if self.host.held else state["clock"]["running"]
         view: dict[str, Any] = {
             "role": role,
             "blind": self.blind,
@@ -59,10 +74,10 @@ class GameView:
             "clock": {
                 "white_ms": clock.remaining_ms("white", now),
                 "black_ms": clock.remaining_ms("black", now),
-                "running": state["clock"]["running"],
+                "running": running,
                 "paused": state["clock"]["paused"],
                 "moves": state["clock"]["moves"],
-                "delay_ms": self._delay_left(state["clock"]["running"], now),
+                "delay_ms": self._delay_left(running, now),
             },
             "draw_offer": state["draw_offer"]["by"] if state["draw_offer"] else None,
             "result": None if result is None else {**result, "text": self._reason(result)},
@@ -78,7 +93,21 @@ class GameView:
             for key in ("illegal_attempts", "illegal_moves", "wrong_claims"):
                 view[key] = state[key]
             view["log"] = [self._log_line(entry) for entry in state["log"]]
+        if self.approval is not None:
+            view["approval"] = self._approval_view(self.approval)
         return View.model_validate(view)
+
+    def _approval_view(self, approval: SetupApproval) -> dict[str, Any]:
+        """The set-up in words of the page's language (as it reads, without speech marks)."""
+        control = display_text(describe_control(approval.control, self.language), self.language)
+        return {
+            "approved": approval.approved,
+            "via": approval.via,
+            "control": isolate_latin(control) if self.language in RIGHT_TO_LEFT else control,
+            "blind": approval.blind,
+            "ranks": list(approval.rank_words),
+            "files": list(approval.file_words),
+        }
 
     def _delay_left(self, running: Side | None, now: int) -> int:
         """Delay mode (6.3.2): how long the running display still stands still.
@@ -97,7 +126,9 @@ class GameView:
 
     def _legal(self, state: dict[str, Any]) -> list[str]:
         """The sighted player's legal moves, when a move of theirs could be made now."""
-        if state["result"] or state["clock"]["paused"] or state["turn"] != self.sighted:
+        if self.host.held or state["result"] or state["clock"]["paused"]:
+            return []
+        if state["turn"] != self.sighted:
             return []
         return [move.uci() for move in self.session.board.legal_moves]
 
@@ -138,6 +169,18 @@ class GameView:
         return self.session.pgn()
 
     # -- is a message still about the game as it stands? --------------------------------
+
+    def check_started(self) -> None:
+        """Nothing happens on a board whose set-up the arbiter has not approved yet."""
+        if self.host.held:
+            raise ProtocolError("not_started")
+
+    def approve_setup(self) -> None:
+        """The arbiter's page approves the set-up; a second approval (the terminal was first,
+        or a second click) changes nothing. A board without a set-up to approve refuses it."""
+        if self.approval is None:
+            raise ProtocolError("not_allowed")
+        self.approval.approve("web")
 
     def check_move(self, move: MoveIn) -> None:
         """Refuse a move made on a position the page no longer shows, or out of turn.

@@ -1,5 +1,7 @@
 // The arbiter's panel: every form becomes one arbiter message; the session applies it and logs
-// it with its reason, and the new state comes back to every page.
+// it with its reason, and the new state comes back to every page. On a tournament board the
+// panel first shows the set-up in words with a button that approves it (the terminal can too);
+// until then the clocks stand still and the other controls are disabled.
 "use strict";
 
 (() => {
@@ -37,6 +39,13 @@
     confirmDialog.close();
     confirmed = null;
   });
+
+  const setup = {
+    card: document.getElementById("setup"),
+    state: document.getElementById("setup-state"),
+    approve: document.getElementById("approve-setup"),
+  };
+  setup.approve.addEventListener("click", () => send({ type: "approve_setup" }));
 
   document.getElementById("pause").addEventListener("click", () => send({ type: "pause" }));
   document.getElementById("resume").addEventListener("click", () => send({ type: "resume" }));
@@ -116,6 +125,22 @@
     list.scrollTop = list.scrollHeight;
   }
 
+  /** The set-up to approve, or how it was approved; nothing on a board without one. */
+  function renderSetup() {
+    const approval = view.approval;
+    setup.card.hidden = !approval;
+    if (!approval) return;
+    document.getElementById("setup-control").textContent = approval.control;
+    document.getElementById("setup-blind").textContent = t(`web.side.${approval.blind}`);
+    document.getElementById("setup-ranks").textContent = approval.ranks.join(", ");
+    document.getElementById("setup-files").textContent = approval.files.join(", ");
+    const hadFocus = document.activeElement === setup.approve;
+    setup.approve.hidden = approval.approved;
+    setup.state.textContent = approval.approved
+      ? t(`web.setup.approved_${approval.via}`) : t("web.setup.waiting");
+    if (approval.approved && hadFocus) setup.state.focus();  // the button is gone
+  }
+
   function renderAttempts() {
     const counts = view.illegal_attempts;
     document.getElementById("attempts").textContent = t("web.arbiter.attempts", {
@@ -128,8 +153,15 @@
     state(message) {
       view = message.view;
       render(view);
-      document.getElementById("pause").disabled = view.clock.paused || Boolean(view.result);
-      document.getElementById("resume").disabled = !view.clock.paused || Boolean(view.result);
+      const waiting = VC.awaitingApproval(view);
+      document.getElementById("pause").disabled =
+        waiting || view.clock.paused || Boolean(view.result);
+      document.getElementById("resume").disabled =
+        waiting || !view.clock.paused || Boolean(view.result);
+      for (const button of document.querySelectorAll("form.arbiter button")) {
+        button.disabled = waiting;
+      }
+      renderSetup();
       renderRetract();
       renderLog();
       renderAttempts();

@@ -263,13 +263,22 @@ const VC = (() => {
     list.scrollTop = list.scrollHeight;
   }
 
-  /** Game over, paused, draw offer: one line above the board, read out when it changes. */
+  /** A tournament board whose set-up the arbiter has not approved: nothing can happen yet. */
+  function awaitingApproval(view) {
+    return Boolean(view.approval && !view.approval.approved);
+  }
+
+  /** Game over, not started, paused, draw offer: one line above the board, read out when it
+   * changes. */
   function renderBanner(element, view) {
     let text = "";
     let cls = "";
     if (view.result) {
       text = t("web.banner.result", { result: view.result.result, reason: view.result.text });
       cls = "result";
+    } else if (awaitingApproval(view)) {
+      text = t("web.banner.awaiting_approval");
+      cls = "paused";
     } else if (view.clock.paused) {
       text = t("web.banner.paused");
       cls = "paused";
@@ -315,6 +324,6 @@ const VC = (() => {
   return {
     t, connect, createOnlookerView, other, placement, pieceName, createBoard, renderBoard,
     focusSquare, formatClock, formatElapsed, createClocks, clockLabel, renderMoves, renderBanner,
-    lastMoveMarks,
+    lastMoveMarks, awaitingApproval,
   };
 })();

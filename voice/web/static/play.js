@@ -53,6 +53,7 @@
   /** Why the page will not send a move: the first reason that applies. */
   function blocked() {
     if (view.result) return t("web.refuse.game_over");
+    if (VC.awaitingApproval(view)) return t("web.banner.awaiting_approval");
     if (view.clock.paused) return t("web.refuse.paused");
     if (view.turn !== view.me) return t("web.refuse.not_your_turn");
     return null;
@@ -193,7 +194,7 @@
   });
 
   function renderButtons() {
-    const over = Boolean(view.result);
+    const over = Boolean(view.result) || VC.awaitingApproval(view);  // nothing to do yet
     const offerFromBlind = view.draw_offer === view.blind;
     buttons.offer.hidden = offerFromBlind;
     buttons.offer.disabled = over || Boolean(view.draw_offer);
