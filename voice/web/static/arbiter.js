@@ -44,6 +44,7 @@
     card: document.getElementById("setup"),
     state: document.getElementById("setup-state"),
     approve: document.getElementById("approve-setup"),
+    list: document.querySelector("#setup .setup-list"),
   };
   setup.approve.addEventListener("click", () => send({ type: "approve_setup" }));
 
@@ -136,6 +137,7 @@
     document.getElementById("setup-files").textContent = approval.files.join(", ");
     const hadFocus = document.activeElement === setup.approve;
     setup.approve.hidden = approval.approved;
+    setup.list.hidden = approval.approved;  // approved: one line stays, the log has the rest
     setup.state.textContent = approval.approved
       ? t(`web.setup.approved_${approval.via}`) : t("web.setup.waiting");
     if (approval.approved && hadFocus) setup.state.focus();  // the button is gone
