@@ -85,3 +85,25 @@ def test_the_completion_check_sees_exactly_the_audio_the_utterance_carries() -> 
     first, last = bounds(speech)
     # lead-in, the words up to the pause, and the short post-roll
     assert abs(len(asked[0]) / RATE - (0.25 + last - first + 0.15)) < 0.06
+
+
+def test_the_check_runs_early_but_only_the_full_early_pause_ends_a_complete_phrase() -> None:
+    """The check starts once the post-roll is in (0.15 s), so the recogniser works during the
+    pause; a pause shorter than ``early_end_of_utterance`` still does not end the utterance."""
+    asked: list[int] = []
+
+    def complete(audio: np.ndarray) -> bool:
+        asked.append(len(audio))
+        return True
+
+    first, last = bounds(espeak(MOVE))
+    speech = espeak(MOVE)[int(first * RATE) : int(last * RATE) + 1]  # no silence of its own
+    got = cut(
+        np.concatenate([silence(0.5), speech, silence(0.2), speech, silence(2.0)]),
+        end_of_utterance=1.5,
+        early_end_of_utterance=0.3,
+        completion=complete,
+    )
+    assert len(asked) == 2  # at the short pause (too short to end) and at the final one
+    assert len(got) == 1
+    assert len(got[0].audio) == asked[-1]

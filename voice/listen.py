@@ -168,6 +168,7 @@ class EndPointer:
         self._voiced = 0
         self._lead_frames = 0
         self._checked_for = -1
+        self._complete_at = -1  # the last loud frame after which the words made a phrase
         self._ended_at = float("-inf")
 
     @property
@@ -248,6 +249,7 @@ class EndPointer:
         self._lead_frames = first - start
         self._voiced = len(voiced)
         self._checked_for = -1
+        self._complete_at = -1
         self._last_loud = len(self._speech) - 1
         while not self.loud(self._speech[self._last_loud]):
             self._last_loud -= 1
@@ -270,15 +272,19 @@ class EndPointer:
             levels = [f.level for f in speech[self._lead_frames :]]
             self.noise_floor_db = float(np.median(levels))  # it was steady noise: learn it
             return self._end(forced=True)
+        # The completion check starts as soon as the post-roll is in (before the early pause
+        # is over), so the recogniser works while the pause runs; it is handed exactly the
+        # audio the utterance will carry, and keeps its answer for it.
         if (
             self.completion is not None
-            and silence >= self.early_end_of_utterance
+            and silence >= min(_POST_ROLL, self.early_end_of_utterance)
             and self._checked_for != self._last_loud
         ):
             self._checked_for = self._last_loud  # once per pause
-            # Exactly the audio the utterance will carry, so the recogniser can reuse its work.
             if self.completion(_join(speech[: self._keep(self._last_loud, len(speech))])):
-                return self._end()
+                self._complete_at = self._last_loud
+        if self._complete_at == self._last_loud and silence >= self.early_end_of_utterance:
+            return self._end()
         return None
 
     @staticmethod

@@ -111,8 +111,9 @@ class SpeechInput:
             context = self._context
         if not context:
             return False
-        # Only "is it a whole phrase?": the rival readings are for the utterance itself.
-        transcript = self._decode(audio, context, alternatives=False)
+        # The full answer, rival readings included: the recogniser keeps it, and the utterance
+        # that ends at this pause is this very audio, so the answer is ready when it ends.
+        transcript = self._decode(audio, context)
         return bool(transcript.complete and transcript.nbest)
 
     def _maybe_stop(self, utterance: Utterance) -> None:

@@ -41,7 +41,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -190,6 +190,7 @@ class SphinxRecognizer:
         self._stream: list[np.ndarray] | None = None
         self._last_partial: str | None = None
         self._last_heard: tuple[tuple[bytes, frozenset[Phrase]], _Heard] | None = None
+        self._last_answer: tuple[tuple[bytes, frozenset[Phrase]], Transcript] | None = None
 
     def describe(self) -> str:
         return "PocketSphinx"
@@ -257,21 +258,26 @@ class SphinxRecognizer:
         """Decode a whole utterance in batch mode (lock held): the cepstral mean comes from the
         utterance itself, which is more accurate than the running estimate of live decoding.
 
-        The listener asks first, at a short pause, whether the words make a phrase
-        (``alternatives=False``) and then, if they do, for the utterance itself: the very same
-        audio. The first pass of that question is kept, so the answer only adds the rival
-        search instead of decoding everything twice (about 60 ms sooner)."""
+        The listener asks first, at a short pause, whether the words make a phrase and then,
+        if they do, for the utterance itself: the very same audio. The last first pass and the
+        last full answer are kept, so the same audio is never decoded twice (a question without
+        ``alternatives`` followed by the full one only adds the rival search)."""
         if not self._allowed:
             return Transcript((), True, _ms(started), reason="silence")
         padded, speech = _padded(pcm)
         if not speech.any():
             return Transcript((), True, _ms(started), reason="silence")
         key = (hashlib.blake2b(pcm.tobytes(), digest_size=16).digest(), self._allowed)
+        if alternatives and self._last_answer and self._last_answer[0] == key:
+            return replace(self._last_answer[1], decode_ms=_ms(started))
         heard = self._last_heard[1] if self._last_heard and self._last_heard[0] == key else None
         if heard is None:
             heard = self._listen(padded, speech)
             self._last_heard = (key, heard)
-        return self._transcript(heard, padded, started, alternatives)
+        answer = self._transcript(heard, padded, started, alternatives)
+        if alternatives:
+            self._last_answer = (key, answer)
+        return answer
 
     def _listen(self, padded: np.ndarray, speech: np.ndarray) -> _Heard:
         """The first pass over the allowed phrases, and the second look for long speech."""
