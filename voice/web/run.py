@@ -1,6 +1,6 @@
 """Start the web board beside a running game and tell the players how to open it.
 
-Used by ``voice-chess serve`` (and later ``play`` and ``assist``): the URLs go to the terminal on
+Used by ``voice-chess play`` and ``assist``: the URLs go to the terminal on
 lines of their own, so they can be copied, and with ``--lan`` a QR code lets a phone open the
 opponent's board without typing a secret.
 """
