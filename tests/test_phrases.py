@@ -541,3 +541,26 @@ def _thresholds() -> MatchingSettings:
     from voice.config import load_settings
 
     return load_settings(look_in_user_dir=False).matching
+
+
+def test_check_words_follow_only_the_moves_that_give_check_or_mate() -> None:
+    """The recogniser's grammar offers "Schach" only after a check and "matt" only after a
+    mate: a check word after a quiet move let the end of an unrelated sentence become one."""
+    vocab = Vocabulary.default()
+    board = chess.Board()
+    for san in ("e4", "f5"):
+        board.push_san(san)
+    spoken = phrase_table(board, vocab).with_check_words()
+    assert ("dame", "hector", "fünf", "schach") in spoken  # Qh5+
+    assert ("dame", "hector", "fünf", "matt") not in spoken
+    assert ("springer", "felix", "drei") in spoken
+    assert not any(p[-1] in ("schach", "matt") and p[:2] == ("springer", "felix") for p in spoken)
+
+    mate = chess.Board()
+    for san in ("e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"):
+        mate.push_san(san)
+    table = phrase_table(mate, vocab)
+    qxf7 = chess.Move.from_uci("h5f7")
+    tails = [(), ("matt",), ("schach",), ("schach", "matt")]
+    expected = {(*form, *tail) for form in table.forms(qxf7) for tail in tails}
+    assert table.with_check_words(qxf7) == expected

@@ -193,3 +193,16 @@ def test_the_answer_after_the_completion_check_reuses_its_first_pass(
     # Other audio, or another context, is decoded afresh.
     checked.recognize(synthesize("Springer Cesar drei", tmp_path), 16000)
     assert len(first_passes) == 2
+
+
+def test_a_check_word_is_heard_only_after_a_move_that_gives_check(
+    recognizer: SphinxRecognizer, tmp_path: Path, vocab: Vocabulary
+) -> None:
+    board = chess.Board()
+    for san in ("e4", "f5"):
+        board.push_san(san)
+    recognizer.set_context(position_phrases(board, vocab))
+    check = recognizer.recognize(synthesize("Dame Hector fünf Schach", tmp_path), 16000)
+    assert check.best == "dame hector fünf schach"
+    quiet = recognizer.recognize(synthesize("Springer Felix drei matt", tmp_path), 16000)
+    assert all(not text.endswith(("schach", "matt")) for text, _ in quiet.nbest)

@@ -64,8 +64,13 @@ class PhraseTable:
     phrase maps to two moves. ``forms(move)`` lists a move's phrases, canonical first.
     """
 
-    def __init__(self, forms: Mapping[chess.Move, tuple[Phrase, ...]]) -> None:
+    def __init__(
+        self,
+        forms: Mapping[chess.Move, tuple[Phrase, ...]],
+        suffixes: Mapping[chess.Move, Phrase] | None = None,
+    ) -> None:
         self._forms = dict(forms)
+        self._suffixes = dict(suffixes or {})
         self.phrases: Mapping[Phrase, chess.Move] = {
             phrase: move for move, phrases in self._forms.items() for phrase in phrases
         }
@@ -76,6 +81,26 @@ class PhraseTable:
 
     def moves(self) -> list[chess.Move]:
         return list(self._forms)
+
+    def with_check_words(self, move: chess.Move | None = None) -> frozenset[Phrase]:
+        """What a player may say for the moves (all, or only ``move``), for the recogniser's
+        grammar: every phrase, and after a move that gives check also "... Schach", after a
+        mate "... matt", "... Schach" and "... Schach matt".
+
+        Only where it is true: a check word after a quiet move gave the recogniser a way to
+        explain the end of an unrelated sentence ("... leider aus" heard as "Anna eins Anna
+        drei matt")."""
+        moves = self._forms if move is None else {move: self._forms.get(move, ())}
+        spoken: set[Phrase] = set()
+        for each, phrases in moves.items():
+            suffix = self._suffixes.get(each, ())
+            tails: tuple[Phrase, ...] = ((),)
+            if suffix == (CHECK_WORD,):
+                tails = ((), suffix)
+            elif suffix == (MATE_WORD,):
+                tails = ((), suffix, (CHECK_WORD,), (CHECK_WORD, MATE_WORD))
+            spoken.update((*phrase, *tail) for phrase in phrases for tail in tails)
+        return frozenset(spoken)
 
     def words(self) -> frozenset[str]:
         """Every token used, plus "schach"/"matt" (for recogniser word lists and grammars)."""
@@ -192,7 +217,7 @@ def _build_table(board: chess.Board, vocab: Vocabulary) -> PhraseTable:
         move: tuple(dict.fromkeys(p for p in phrases if owners[p] == move))
         for move, phrases in candidates.items()
     }
-    return PhraseTable(unique)
+    return PhraseTable(unique, {move: _suffix(board, move) for move in unique})
 
 
 _CACHE: OrderedDict[tuple[object, ...], PhraseTable] = OrderedDict()

@@ -340,10 +340,10 @@ class GameSession(DrawsMixin, ArbiterMixin):
         if isinstance(self.pending, PendingChoice):
             phrases.update((word,) for word in self.vocab.number_words[: len(self.pending.moves)])
         if self.result is None and self.board.turn == color_of(self.blind):
-            phrases.update(phrase_table(self.board, self.vocab).phrases)
+            phrases.update(phrase_table(self.board, self.vocab).with_check_words())
         if self.expect_repeat is not None:
             before = self._board_before_last()
-            phrases.update(phrase_table(before, self.vocab).forms(self.expect_repeat))
+            phrases.update(phrase_table(before, self.vocab).with_check_words(self.expect_repeat))
         return frozenset(phrases)
 
     def words_now(self) -> frozenset[str]:

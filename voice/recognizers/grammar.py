@@ -4,8 +4,12 @@ A position's phrase table holds hundreds of phrases (every legal move in every a
 Listing them as alternatives makes a large grammar that is slow to search; most of them share
 beginnings ("Springer Felix ...") and endings ("... Anna acht Dame"). :func:`word_graph` folds
 them into a minimal acyclic graph: a prefix tree whose identical sub-trees are merged, so each
-word of each position is searched once. "Schach"/"matt" may follow any phrase, as people say
-them and the matcher ignores them.
+word of each position is searched once.
+
+"Schach"/"matt" are part of the phrase set where they are true (after a move that gives check
+or mate, :meth:`voice.phrases.PhraseTable.with_check_words`); the matcher ignores them.
+:func:`word_graph` can still let them follow every phrase (``trailing``), as Vosk's word list
+does; PocketSphinx does not, so they cannot explain the end of an unrelated sentence.
 """
 
 from __future__ import annotations
@@ -122,7 +126,7 @@ def position_phrases(
     """What the blind player may say on their turn: every legal move's phrases plus, unless
     ``commands`` is False, the command phrases (the session builds the same set, adding
     numbers while choices are offered)."""
-    phrases = set(phrase_table(board, vocab).phrases)
+    phrases = set(phrase_table(board, vocab).with_check_words())
     if commands:
         phrases |= command_phrases(vocab)
     return frozenset(phrases)

@@ -218,7 +218,8 @@ class SphinxRecognizer:
         if name is not None:
             self._searches.move_to_end(phrases)
             return name
-        graph = word_graph(phrases, plain=self._plain)
+        # Check words only where the phrase set has them (after a check or a mate).
+        graph = word_graph(phrases, trailing=(), plain=self._plain)
         self._ensure_words(graph.words())
         self._serial += 1
         name = f"context{self._serial}"
