@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import chess
 import numpy as np
 import pytest
@@ -80,3 +82,52 @@ def test_a_small_run_reports_every_condition(settings: Settings, vocab: Vocabula
     assert "noise10db" in text
     assert "proposed a move" in text
     assert report.rss_mb > 0
+
+
+def test_the_training_voices_are_real_variants_none_of_them_in_the_benchmark(
+    vocab: Vocabulary,
+) -> None:
+    """Pronunciations are chosen on the training voices; the benchmark's figures stay figures
+    of voices nothing was tuned on."""
+    assert not set(asr.TRAINING_VOICES) & set(asr.VOICES)
+    items = asr.make_items(40, vocab, seed=11, voices=asr.TRAINING_VOICES)
+    assert {item.voice for item in items} <= set(asr.TRAINING_VOICES)
+    sentences = asr.non_chess_items(11, [items[0].fen], voices=asr.TRAINING_VOICES)
+    assert {item.voice for item in sentences} <= set(asr.TRAINING_VOICES)
+
+
+@needs_espeak
+def test_every_training_voice_is_an_espeak_ng_variant() -> None:
+    import subprocess
+
+    listing = subprocess.run(
+        ["espeak-ng", "--voices=variant"], capture_output=True, text=True, check=True
+    ).stdout
+    variants = {line.split()[-1].removeprefix("!v/") for line in listing.splitlines()[1:] if line}
+    for voice in asr.TRAINING_VOICES:
+        assert voice.removeprefix("de+") in {v.split("/")[-1] for v in variants}, voice
+
+
+@needs_espeak
+@pytest.mark.slow
+def test_a_candidate_pronunciation_file_is_tried_on_the_training_voices(
+    settings: Settings, vocab: Vocabulary, tmp_path: Path
+) -> None:
+    extra = tmp_path / "try.dict"
+    extra.write_text("eva IY V AA\n", encoding="utf-8")
+    report = asr.run(settings, vocab, count=3, seed=5, voices=asr.TRAINING_VOICES, lexicon=[extra])
+    assert report.tallies["clean"].count == 3
+    assert set(report.by_voice) == set(asr.TRAINING_VOICES)
+    text = asr.format_report(report, backend="sphinx", seed=5, voices="training")
+    assert "training voices" in text
+
+
+def test_a_candidate_pronunciation_with_an_unknown_phone_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from voice.cli import main
+
+    bad = tmp_path / "bad.dict"
+    bad.write_text("eva EE V AA\n", encoding="utf-8")
+    assert main(["bench", "asr", "--count", "1", "--lexicon", str(bad)]) == 1
+    assert "unknown phones ['EE']" in capsys.readouterr().err

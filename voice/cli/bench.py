@@ -15,6 +15,7 @@ from pathlib import Path
 
 from voice.config import Settings
 from voice.recognizers import RecognizerError
+from voice.recognizers.lexicon import LexiconError
 from voice.vocabulary import Vocabulary
 
 NAME = "bench"
@@ -32,6 +33,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     asr.add_argument("--keep", type=Path, metavar="DIR", help="keep the generated audio here")
     asr.add_argument("--failures", type=int, default=0, metavar="N", help="list N failures")
     asr.add_argument("--json", type=Path, metavar="FILE", help="also write the figures as JSON")
+    asr.add_argument(
+        "--voices",
+        choices=("benchmark", "training"),
+        default="benchmark",
+        help="the benchmark's ten voices, or sixteen others to tune on (default: benchmark)",
+    )
+    asr.add_argument(
+        "--lexicon",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a .dict file of extra pronunciations to try (PocketSphinx; may be repeated)",
+    )
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -50,11 +65,17 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             model_path=args.model,
             keep=args.keep,
             progress=lambda text: print(text, file=sys.stderr, flush=True),
+            voices=asr.TRAINING_VOICES if args.voices == "training" else asr.VOICES,
+            lexicon=args.lexicon,
         )
-    except (RecognizerError, RuntimeError) as error:
+    except (RecognizerError, RuntimeError, LexiconError, OSError) as error:
         print(f"voice-chess bench asr: {error}", file=sys.stderr)
         return 1
-    print(asr.format_report(report, backend=backend, seed=args.seed, failures=args.failures))
+    print(
+        asr.format_report(
+            report, backend=backend, seed=args.seed, failures=args.failures, voices=args.voices
+        )
+    )
     if args.json:
         figures: dict[str, object] = {
             name: {
