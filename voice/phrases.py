@@ -82,6 +82,10 @@ class PhraseTable:
     def moves(self) -> list[chess.Move]:
         return list(self._forms)
 
+    def suffix(self, move: chess.Move) -> Phrase:
+        """("schach",) after a move that gives check, ("matt",) after a mate, else ()."""
+        return self._suffixes.get(move, ())
+
     def with_check_words(self, move: chess.Move | None = None) -> frozenset[Phrase]:
         """What a player may say for the moves (all, or only ``move``), for the recogniser's
         grammar: every phrase, and after a move that gives check also "... Schach", after a
@@ -93,7 +97,7 @@ class PhraseTable:
         moves = self._forms if move is None else {move: self._forms.get(move, ())}
         spoken: set[Phrase] = set()
         for each, phrases in moves.items():
-            suffix = self._suffixes.get(each, ())
+            suffix = self.suffix(each)
             tails: tuple[Phrase, ...] = ((),)
             if suffix == (CHECK_WORD,):
                 tails = ((), suffix)
@@ -255,10 +259,11 @@ def _suffix(board: chess.Board, move: chess.Move) -> Phrase:
 def spoken_forms(board: chess.Board, move: chess.Move, vocab: Vocabulary) -> list[Phrase]:
     """Every accepted spoken form of a legal move; the first is what the program says (with
     "schach"/"matt" when the move gives check or mate), the others carry no check word."""
-    forms = phrase_table(board, vocab).forms(move)
+    table = phrase_table(board, vocab)
+    forms = table.forms(move)
     if not forms:
         raise ValueError(f"{move.uci()} is not a legal move in {board.fen()}")
-    suffix = _suffix(board, move)
+    suffix = table.suffix(move)
     return [(*forms[0], *suffix), *forms[1:]] if suffix else forms
 
 

@@ -97,12 +97,12 @@ class SpeechInput:
         transcript = self._decode(utterance.audio, context)
         return tuple((str(text), float(conf)) for text, conf in transcript.nbest)
 
-    def _decode(self, audio: Any, context: frozenset[Phrase], alternatives: bool = True) -> Any:
+    def _decode(self, audio: Any, context: frozenset[Phrase]) -> Any:
         with self._decoding:
             if context != self._applied:
                 self.recognizer.set_context(context)
                 self._applied = context
-            return self.recognizer.recognize(audio, RATE, alternatives=alternatives)
+            return self.recognizer.recognize(audio, RATE)
 
     def _complete(self, audio: Any) -> bool:
         """At a short pause: do the words so far already make a whole phrase? Then the

@@ -222,7 +222,7 @@ class SphinxRecognizer:
             self._searches.move_to_end(phrases)
             return name
         # Check words only where the phrase set has them (after a check or a mate).
-        graph = word_graph(phrases, trailing=(), plain=self._plain)
+        graph = word_graph(phrases, trailing=())
         self._ensure_words(graph.words())
         self._serial += 1
         name = f"context{self._serial}"
@@ -479,11 +479,9 @@ def _unexplained(speech: np.ndarray, segments: Iterable[Any]) -> float:
 
 
 def _is_complete(text: str, allowed: frozenset[Phrase]) -> bool:
-    """Is ``text`` a whole allowed phrase (perhaps followed by "Schach"/"matt")?"""
-    words = tuple(text.split())
-    if words and words[-1] in TRAILING_WORDS and words not in allowed:
-        words = words[:-1]
-    return words in allowed
+    """Is ``text`` a whole allowed phrase? (Check words are part of the phrases that may carry
+    them, :meth:`voice.phrases.PhraseTable.with_check_words`.)"""
+    return tuple(text.split()) in allowed
 
 
 def _quiet(count: int, seed: int) -> np.ndarray:
