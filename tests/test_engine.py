@@ -11,7 +11,8 @@ opponent at the board does (through the same keys, so announced, journaled and o
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
 import chess
@@ -121,6 +122,17 @@ class Game:
             self.journal.close()
 
 
+@contextlib.asynccontextmanager
+async def playing(game: Game) -> AsyncIterator[Game]:
+    """``game`` with its host and the engine opponent running; closed afterwards."""
+    try:
+        game.host.start()
+        game.opponent.start()
+        yield game
+    finally:
+        game.close()
+
+
 def quiet_new_move(board: chess.Board) -> chess.Move:
     """A move that captures nothing, gives no check, does not end the game and (if it can) leads
     to a position not seen before: the blind player keeps the game as it is, without repeating."""
@@ -152,10 +164,7 @@ def test_the_engine_replies_and_its_move_is_announced_in_appendix_d_words(
     settings: Settings,
 ) -> None:
     async def scenario() -> None:
-        game = Game(settings, Setup(blind="white", time_control="600+5"))
-        try:
-            game.host.start()
-            game.opponent.start()
+        async with playing(Game(settings, Setup(blind="white", time_control="600+5"))) as game:
             await game.blind_plays(chess.Move.from_uci("e2e4"))
             await game.until(lambda: len(game.moves_by("black")) == 1)
             reply = game.moves_by("black")[0]
@@ -164,8 +173,6 @@ def test_the_engine_replies_and_its_move_is_announced_in_appendix_d_words(
             spoken = render_move(before, chess.Move.from_uci(reply.uci), game.session.vocab)
             assert Say(reply.t_ms, spoken, "blind") in game.outputs
             assert game.session.board.turn == chess.WHITE
-        finally:
-            game.close()
 
     asyncio.run(scenario())
 
@@ -192,10 +199,9 @@ def test_the_engine_opens_when_the_blind_player_has_black_but_not_while_paused(
 
 def test_a_draw_offer_is_accepted_only_when_the_engine_is_losing(settings: Settings) -> None:
     async def scenario(fen: str, expect_draw: bool) -> None:
-        game = Game(settings, Setup(blind="white", time_control="600", fen=fen), level=8)
-        try:
-            game.host.start()
-            game.opponent.start()
+        async with playing(
+            Game(settings, Setup(blind="white", time_control="600", fen=fen), level=8)
+        ) as game:
             await game.blind_plays()
             await game.until(lambda: len(game.moves_by("black")) == 1)
             await game.blind_plays(then="Remis")  # a move, then the offer (9.1.2.1)
@@ -207,8 +213,6 @@ def test_a_draw_offer_is_accepted_only_when_the_engine_is_losing(settings: Setti
                 assert results and results[0].reason == "agreement"
             else:
                 assert not results and game.session.offer is None  # declined by moving
-        finally:
-            game.close()
 
     # White (the blind player) has king and queen against a lone king: Black is lost.
     asyncio.run(scenario("4k3/8/8/8/8/8/3QK3/8 w - - 0 1", expect_draw=True))
@@ -253,10 +257,7 @@ def test_a_lost_engine_resigns_on_its_third_lost_turn_and_the_blind_player_wins(
     setup = Setup(blind="white", time_control="600", fen=LOST_FOR_BLACK.format(move=30))
 
     async def scenario() -> str:
-        game = Game(settings, setup, journal=journal)
-        try:
-            game.host.start()
-            game.opponent.start()
+        async with playing(Game(settings, setup, journal=journal)) as game:
             for _ in range(10):  # far more turns than it may take
                 await game.round()
                 if game.session.result is not None:
@@ -272,8 +273,6 @@ def test_a_lost_engine_resigns_on_its_third_lost_turn_and_the_blind_player_wins(
             pgn = game.session.sheet.pgn()
             assert '[Result "1-0"]' in pgn and "resignation" in pgn
             return pgn
-        finally:
-            game.close()
 
     pgn = asyncio.run(scenario())
     # The journal holds the resignation as the opponent's key; replaying it ends the game alike.
@@ -298,16 +297,13 @@ def test_the_engine_plays_on_when_balanced_too_early_or_when_resigning_is_off(
     settings: Settings, fen: str, manners: Manners | None, why: str
 ) -> None:
     async def scenario() -> None:
-        game = Game(settings, Setup(blind="white", time_control="600", fen=fen), 8, manners)
-        try:
-            game.host.start()
-            game.opponent.start()
+        async with playing(
+            Game(settings, Setup(blind="white", time_control="600", fen=fen), 8, manners)
+        ) as game:
             for _ in range(Manners().resign_after + 1):
                 await game.round()
             assert game.session.result is None, why
             assert len(game.moves_by("black")) == Manners().resign_after + 1
-        finally:
-            game.close()
 
     asyncio.run(scenario())
 
@@ -319,10 +315,7 @@ def test_the_engine_offers_a_draw_in_a_dead_equal_endgame_and_not_again_soon_aft
 
     async def scenario() -> None:
         setup = Setup(blind="white", time_control="600", fen=DEAD_EQUAL)
-        game = Game(settings, setup, 8, manners)
-        try:
-            game.host.start()
-            game.opponent.start()
+        async with playing(Game(settings, setup, 8, manners)) as game:
             await game.round()
             assert game.session.offer is None  # equal once is not yet "for many moves"
             await game.round()
@@ -344,8 +337,6 @@ def test_the_engine_offers_a_draw_in_a_dead_equal_endgame_and_not_again_soon_aft
             assert game.offers_by("black") == [black_moves[1], black_moves[4]]
             pgn = game.session.sheet.pgn()
             assert pgn.count("(=)") == 2
-        finally:
-            game.close()
 
     asyncio.run(scenario())
 
@@ -355,18 +346,13 @@ def test_with_no_winning_material_the_engine_offers_at_once_and_the_blind_player
 ) -> None:
     async def scenario() -> None:
         setup = Setup(blind="white", time_control="600", fen=NO_WINNING_MATERIAL)
-        game = Game(settings, setup, 8)
-        try:
-            game.host.start()
-            game.opponent.start()
+        async with playing(Game(settings, setup, 8)) as game:
             await game.round()
             assert game.session.offer is not None and game.session.offer.by == "black"
             await game.says("Remis")
             assert game.session.result is not None
             assert game.session.result.reason == "agreement"
             assert '[Result "1/2-1/2"]' in game.session.sheet.pgn()
-        finally:
-            game.close()
 
     asyncio.run(scenario())
 
@@ -376,10 +362,7 @@ def test_the_engine_accepts_a_draw_offer_where_it_would_offer_one_itself(
 ) -> None:
     async def scenario() -> None:
         setup = Setup(blind="white", time_control="600", fen=NO_WINNING_MATERIAL)
-        game = Game(settings, setup, 8)
-        try:
-            game.host.start()
-            game.opponent.start()
+        async with playing(Game(settings, setup, 8)) as game:
             await game.round()  # an offer needs a move by each player; the engine's is declined
             await game.blind_plays(quiet_new_move(game.session.board), then="Remis")
             await game.until(
@@ -388,8 +371,6 @@ def test_the_engine_accepts_a_draw_offer_where_it_would_offer_one_itself(
             assert game.session.result is not None
             assert game.session.result.reason == "agreement"
             assert len(game.moves_by("black")) == 1
-        finally:
-            game.close()
 
     asyncio.run(scenario())
 
