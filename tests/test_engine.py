@@ -42,6 +42,7 @@ from voice.events import (
 from voice.host import GameHost
 from voice.journal import Journal, read_journal
 from voice.phrases import render_move
+from voice.resume import resume
 from voice.session import GameSession
 
 pytestmark = pytest.mark.skipif(
@@ -62,12 +63,25 @@ class Game:
         level: int = 1,
         manners: Manners | None = None,
         journal: Path | None = None,
+        *,
+        resumed: bool = False,
     ) -> None:
+        """``resumed``: the game of ``journal`` (set up as ``setup``) comes back from it, as
+        ``voice-chess play --resume`` brings it back, and goes on in the same journal."""
         self.settings = override(settings, engine={"move_time": 0.1})
-        self.session = GameSession(setup, self.settings)
-        self.journal = None if journal is None else Journal.create(journal, setup)
+        start_ms = 0
+        if resumed:
+            assert journal is not None
+            back = resume(journal, self.settings)
+            assert isinstance(back.core, GameSession) and back.contents.setup == setup
+            self.session = back.core
+            self.journal: Journal | None = back.journal
+            start_ms = back.contents.last_ms
+        else:
+            self.session = GameSession(setup, self.settings)
+            self.journal = None if journal is None else Journal.create(journal, setup)
         record = None if self.journal is None else self.journal.append
-        self.host = GameHost(self.session, record=record)
+        self.host = GameHost(self.session, record=record, start_ms=start_ms)
         self.outputs: list[OutputEvent] = []
         self.changed = asyncio.Event()
         self.host.subscribe(self._keep)
@@ -286,6 +300,57 @@ def test_a_lost_engine_resigns_on_its_third_lost_turn_and_the_blind_player_wins(
 
 
 @pytest.mark.parametrize(
+    ("lost_turns_before_the_stop", "engine_to_move"),
+    [(2, False), (2, True), (1, False)],
+    ids=["lost-twice-blind-to-move", "lost-twice-engine-to-move", "lost-once"],
+)
+def test_a_resumed_engine_counts_its_lost_turns_from_before_the_stop_and_resigns_on_the_third(
+    settings: Settings, tmp_path: Path, lost_turns_before_the_stop: int, engine_to_move: bool
+) -> None:
+    journal = tmp_path / "game.jsonl"
+    setup = Setup(blind="white", time_control="600", fen=LOST_FOR_BLACK.format(move=30))
+
+    async def before_the_stop() -> None:
+        async with playing(Game(settings, setup, journal=journal)) as game:
+            for _ in range(lost_turns_before_the_stop):
+                await game.round()
+            assert game.session.result is None
+            assert len(game.moves_by("black")) == lost_turns_before_the_stop
+
+    async def after_the_resume() -> None:
+        game = Game(settings, setup, journal=journal, resumed=True)
+        try:
+            assert len(game.session.sheet.entries) == 2 * lost_turns_before_the_stop
+            game.host.start()
+            if engine_to_move:  # the blind player's move is in before the engine comes back
+                await game.blind_plays(quiet_new_move(game.session.board))
+                await game.until(lambda: game.session.board.turn == chess.BLACK)
+            game.opponent.start()
+            if engine_to_move:
+                await game.until(
+                    lambda: game.session.result is not None or bool(game.moves_by("black"))
+                )
+            for _ in range(10):  # far more turns than it may take
+                if game.session.result is not None:
+                    break
+                await game.round()
+            assert game.session.result is not None, game.session.sheet.pgn()
+            assert game.session.result.result == "1-0"
+            assert game.session.result.reason == "resignation"
+            # The lost turns before the stop count: it resigns on its third lost turn in all,
+            # which after two before the stop is its first turn after the resume.
+            played = Manners().resign_after - 1 - lost_turns_before_the_stop
+            assert len(game.moves_by("black")) == played
+        finally:
+            game.close()
+
+    asyncio.run(before_the_stop())
+    asyncio.run(after_the_resume())
+    contents = read_journal(journal)
+    assert contents.events[-1] == KeyPress(contents.events[-1].t_ms, "sighted:resign")
+
+
+@pytest.mark.parametrize(
     ("fen", "manners", "why"),
     [
         ("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 30", None, "balanced"),
@@ -339,6 +404,29 @@ def test_the_engine_offers_a_draw_in_a_dead_equal_endgame_and_not_again_soon_aft
             assert pgn.count("(=)") == 2
 
     asyncio.run(scenario())
+
+
+def test_a_resumed_engine_counts_its_equal_turns_from_before_the_stop_and_offers_a_draw_on_time(
+    settings: Settings, tmp_path: Path
+) -> None:
+    journal = tmp_path / "game.jsonl"
+    manners = Manners(draw_after=2)
+    setup = Setup(blind="white", time_control="600", fen=DEAD_EQUAL)
+
+    async def before_the_stop() -> None:
+        async with playing(Game(settings, setup, 8, manners, journal)) as game:
+            await game.round()
+            assert game.session.offer is None  # equal once is not yet "for many moves"
+
+    async def after_the_resume() -> None:
+        async with playing(Game(settings, setup, 8, manners, journal, resumed=True)) as game:
+            await game.round()
+            # Equal at two turns in a row, one of them before the stop: it offers now.
+            assert game.session.offer is not None and game.session.offer.by == "black"
+            assert game.offers_by("black") == [4]
+
+    asyncio.run(before_the_stop())
+    asyncio.run(after_the_resume())
 
 
 def test_with_no_winning_material_the_engine_offers_at_once_and_the_blind_player_accepts(

@@ -16,9 +16,11 @@ move, and a dead-equal endgame should not have to be played out to bare kings. S
 resigns and offers draws as a sporting human opponent does, with the sighted player's own keys
 (``sighted:resign``, ``sighted:draw_offer``): the session announces them, journals them and
 writes the result exactly as it does for a person at the board. The evaluations it decides on
-are its own (the score of the search that chose each move), kept per ply, so a retraction by the
-arbiter or a resumed game only restarts the count; when it last offered a draw is read from the
-scoresheet's "(=)" marks, which a resumed game has too.
+are its own (the score of the search that chose each move), kept per ply. They live only in
+memory, so when a game is resumed (``--resume``) the engine first scores again the positions
+before its own last turns, as far back as a streak can need, and the count goes on as if the
+game had never stopped; when it last offered a draw is read from the scoresheet's "(=)" marks,
+which a resumed game has too.
 """
 
 from __future__ import annotations
@@ -46,6 +48,10 @@ _EXTRA_DIRS = (Path("/usr/games"), Path("/usr/local/games"))
 
 # An engine that is losing by this much (centipawns, its own view) accepts a draw offer.
 _ACCEPT_DRAW_BELOW_CP = -150
+
+# The longest a resumed game's earlier turns are scored each (seconds): a short search, as the
+# player waits for the game to go on.
+_RECALL_S = 0.1
 
 # Material for "nobody can win": a side needs at least a rook more than the other to win
 # without pawns (knights and bishops 3, rooks 5, queens 9).
@@ -177,9 +183,15 @@ class Engine:
         result = self._engine.play(board, self.limit(remaining_ms), info=chess.engine.INFO_SCORE)
         if result.move is None:
             raise EngineError("the engine returned no move")
-        score = result.info.get("score")
-        value = None if score is None else score.pov(board.turn).score(mate_score=100_000)
-        return Choice(result.move, value)
+        return Choice(result.move, _value(result.info, board))
+
+    def evaluate(self, board: chess.Board) -> int | None:
+        """The score of ``board`` for the side to move, as :meth:`choose` gives it (None: no
+        score), from a short search at this level's depth: for positions whose search score is
+        no longer known (a resumed game's turns before the stop)."""
+        seconds = min(self.settings.move_time, _RECALL_S)
+        limit = chess.engine.Limit(time=seconds, depth=self.strength.depth)
+        return _value(self._engine.analyse(board, limit), board)
 
     def score_cp(self, board: chess.Board, color: chess.Color) -> int:
         """The position's value for ``color`` in centipawns (mates as ±100000)."""
@@ -194,6 +206,12 @@ class Engine:
             self._engine.quit()
         except (chess.engine.EngineError, OSError, TimeoutError):
             self._engine.close()
+
+
+def _value(info: chess.engine.InfoDict, board: chess.Board) -> int | None:
+    """A search's score for the side to move in ``board`` (mates as ±100000; None: no score)."""
+    score = info.get("score")
+    return None if score is None else score.pov(board.turn).score(mate_score=100_000)
 
 
 class EngineOpponent:
@@ -212,9 +230,83 @@ class EngineOpponent:
         self.moves_sent = 0
 
     def start(self) -> None:
-        """Subscribe and make a first move if the engine begins (call from the loop)."""
+        """Subscribe and make a first move if the engine begins (call from the loop).
+
+        A resumed game first has the engine's last turns scored again (:meth:`_recall`); until
+        that is done, nothing else is started, and then the engine moves or answers as usual.
+        """
         self.host.subscribe(self._on_outputs)
+        if self._turns_to_recall():
+            self._task = asyncio.get_running_loop().create_task(self._recall_then_consider())
+        else:
+            self._consider()
+
+    def _streaks_needed(self) -> list[tuple[Callable[[int], bool], int]]:
+        """Each streak the manners count, and how many of the engine's earlier turns it needs
+        (the turn it is at is scored by its own search)."""
+        manners = self.manners
+        needed: list[tuple[Callable[[int], bool], int]] = []
+        if manners.resigns and manners.resign_after > 1:
+            needed.append((self._lost_score, manners.resign_after - 1))
+        if manners.offers_draws and manners.draw_after > 1:
+            needed.append((self._equal_score, manners.draw_after - 1))
+        return needed
+
+    def _turns_to_recall(self) -> list[int]:
+        """The plies of the engine's own last moves that a streak may need, latest first."""
+        session = self.session
+        if session.result is not None:
+            return []
+        longest = max((turns for _, turns in self._streaks_needed()), default=0)
+        mine = [i for i, entry in enumerate(session.sheet.entries) if entry.by == session.sighted]
+        return [ply for ply in reversed(mine) if ply not in self._scores][:longest]
+
+    async def _recall_then_consider(self) -> None:
+        await self._recall()
+        self._task = None
         self._consider()
+
+    async def _recall(self) -> None:
+        """Score again the positions before the engine's last moves of a resumed game.
+
+        The scores that the resign and draw streaks count are kept in memory only, so a
+        resumed game would start every streak from nothing: an engine lost for its last turns
+        before the stop would play several more moves before resigning. Each position is
+        rebuilt from the game's start and the scoresheet's moves and searched briefly on a
+        worker thread (the event loop goes on), latest turn first, until no streak can grow any
+        longer. If the engine fails, the error is logged and the streaks start from nothing.
+        """
+        session = self.session
+        plies = self._turns_to_recall()
+        if not plies:
+            return
+        moves = [entry.uci for entry in session.sheet.entries]
+        before: dict[int, chess.Board] = {}
+        board = chess.Board(session.start_fen)
+        for ply, uci in enumerate(moves[: max(plies)]):
+            if ply in plies:
+                before[ply] = board.copy()
+            board.push_uci(uci)
+        before[max(plies)] = board
+        streaks = self._streaks_needed()
+        recalled: dict[int, int] = {}
+        for ply in plies:
+            try:
+                value = await asyncio.to_thread(self.engine.evaluate, before[ply])
+            except (EngineError, chess.engine.EngineError) as error:
+                log.error("engine failed: %s", error)
+                return
+            if value is None:
+                break
+            recalled[ply] = value
+            streaks = [(holds, n - 1) for holds, n in streaks if holds(value) and n > 1]
+            if not streaks:
+                break
+        # The arbiter may have taken moves back meanwhile: keep only positions still in the game.
+        now = [entry.uci for entry in session.sheet.entries]
+        for ply, value in recalled.items():
+            if now[:ply] == moves[:ply]:
+                self._scores.setdefault(ply, value)
 
     def _on_outputs(self, outputs: Sequence[OutputEvent]) -> None:
         if any(isinstance(out, Result) for out in outputs):
@@ -294,26 +386,30 @@ class EngineOpponent:
             ply -= 2
         return count
 
+    def _lost_score(self, score: int) -> bool:
+        return score <= self.manners.resign_at_cp
+
+    def _equal_score(self, score: int) -> bool:
+        return abs(score) <= self.manners.draw_within_cp
+
     def _lost(self, board: chess.Board, ply: int) -> bool:
         """Resign: lost at ``resign_after`` turns in a row, and late enough in the game."""
         manners = self.manners
         if not manners.resigns or board.fullmove_number < manners.resign_from_move:
             return False
-        streak = self._streak(ply, lambda score: score <= manners.resign_at_cp)
-        return streak >= manners.resign_after
+        return self._streak(ply, self._lost_score) >= manners.resign_after
 
     def _dead_equal(self, board: chess.Board, ply: int) -> bool:
         """A draw the engine would agree to: equal now, and nobody can win or long equal."""
         manners = self.manners
         score = self._scores.get(ply)
-        if not manners.offers_draws or score is None or abs(score) > manners.draw_within_cp:
+        if not manners.offers_draws or score is None or not self._equal_score(score):
             return False
         if no_winning_material(board):
             return True
         if board.fullmove_number < manners.draw_from_move:
             return False
-        streak = self._streak(ply, lambda value: abs(value) <= manners.draw_within_cp)
-        return streak >= manners.draw_after
+        return self._streak(ply, self._equal_score) >= manners.draw_after
 
     def _may_offer(self, board: chess.Board, ply: int) -> bool:
         """Offer a draw after this move: dead equal, and not soon after another offer."""
