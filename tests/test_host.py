@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 from voice.clock_mode import ClockSession
 from voice.config import Settings
@@ -21,10 +22,12 @@ from voice.events import (
 from voice.host import GameHost
 from voice.journal import Journal, read_journal
 
+T = TypeVar("T")
+
 CLOCK_SETUP = Setup(mode="clock", time_control="1", profile="tournament")
 
 
-def run(coro_factory):  # type: ignore[no-untyped-def]
+def run(coro_factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
     return asyncio.run(asyncio.wait_for(coro_factory(), timeout=20))
 
 

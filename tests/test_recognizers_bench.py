@@ -84,6 +84,22 @@ def test_a_small_run_reports_every_condition(settings: Settings, vocab: Vocabula
     assert report.rss_mb > 0
 
 
+def test_heard_first_counts_utterances_whose_best_phrase_names_the_right_move(
+    settings: Settings, vocab: Vocabulary
+) -> None:
+    """The ceiling of any decision rule: how often the recogniser's own first phrase was the
+    right move. Clean synthesized moves are mostly heard first; what is not a move never is."""
+    report = asr.run(settings, vocab, count=6, seed=5)
+    clean = report.tallies["clean"]
+    assert clean.outcomes["correct"] <= clean.first <= clean.count
+    assert clean.first >= 4
+    assert report.tallies["non-chess speech"].first == 0
+    assert report.tallies["noise alone"].first == 0
+    header, row = asr.format_report(report, backend="sphinx", seed=5).splitlines()[2:4]
+    assert header.endswith("heard first")
+    assert row.endswith(f"{100 * clean.first / clean.count:.1f}%")
+
+
 def test_the_training_voices_are_real_variants_none_of_them_in_the_benchmark(
     vocab: Vocabulary,
 ) -> None:

@@ -33,9 +33,9 @@ import numpy as np
 
 from voice.config import Settings
 from voice.matcher import Decision, match_move
-from voice.phrases import speakable, spoken_forms
+from voice.phrases import PhraseTable, phrase_table, speakable, spoken_forms
 from voice.recognizers import Recognizer, hypotheses, make_recognizer
-from voice.recognizers.grammar import position_phrases
+from voice.recognizers.grammar import TRAILING_WORDS, position_phrases
 from voice.recognizers.lexicon import Lexicon, lexicon_dir
 from voice.vocabulary import PIECE_WORDS, Phrase, Vocabulary
 from voice.wavio import RATE, load_for_recognition, to_int16
@@ -158,6 +158,9 @@ class Tally:
 
     outcomes: Counter[str] = field(default_factory=Counter)
     decode_ms: list[float] = field(default_factory=list)
+    first: int = 0
+    """Utterances whose recogniser's own best phrase names the right move, whatever was
+    decided: no decision rule on the recogniser's answer can make more of them correct."""
 
     @property
     def count(self) -> int:
@@ -503,6 +506,7 @@ def _run(
     by_voice: dict[str, Counter[str]] = {v: Counter() for v in voices}
     failures: list[str] = []
     contexts: dict[str, frozenset[Phrase]] = {}
+    tables: dict[str, PhraseTable] = {}
     kinds = word_kinds(vocab)
 
     def decode(item: Item, audio: np.ndarray, condition: str) -> None:
@@ -516,6 +520,11 @@ def _run(
         tally = tallies[condition]
         tally.outcomes[result_outcome] += 1
         tally.decode_ms.append(transcript.decode_ms)
+        if item.move is not None:
+            table = tables.setdefault(item.fen, phrase_table(board, vocab))
+            best = tuple(w for w in transcript.best.split() if w not in TRAILING_WORDS)
+            move = table.phrases.get(best)
+            tally.first += move is not None and move.uci() == item.move
         if item.move is not None and condition == "clean":
             by_category[item.category][result_outcome] += 1
             by_voice[item.voice][result_outcome] += 1
@@ -591,7 +600,7 @@ def format_report(
         f"{report.utterances} decodes (corpus made in {report.generate_s:.1f} s)",
         "",
         f"{'condition':18s} {'n':>4s} {'correct':>8s} {'wrong':>7s} {'choose':>7s} "
-        f"{'rejected':>9s} {'p50 ms':>7s} {'p95 ms':>7s}",
+        f"{'rejected':>9s} {'p50 ms':>7s} {'p95 ms':>7s} {'heard first':>12s}",
     ]
     for name, tally in report.tallies.items():
         if not tally.count:
@@ -602,7 +611,8 @@ def format_report(
             lines.append(
                 f"{name:18s} {tally.count:4d} {tally.share('correct'):7.1f}% "
                 f"{tally.share('wrong'):6.1f}% {tally.share('choose'):6.1f}% "
-                f"{tally.share('rejected'):8.1f}% {p50:7.0f} {p95:7.0f}"
+                f"{tally.share('rejected'):8.1f}% {p50:7.0f} {p95:7.0f} "
+                f"{100.0 * tally.first / tally.count:11.1f}%"
             )
         else:
             lines.append(

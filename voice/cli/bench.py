@@ -86,6 +86,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 },
                 "decode_ms_median": asr.statistics.median(tally.decode_ms) if tally.count else 0,
                 "decode_ms_p95": asr._percentile(tally.decode_ms, 95),
+                "heard_first": round(100.0 * tally.first / max(tally.count, 1), 2),
             }
             for name, tally in report.tallies.items()
         }
