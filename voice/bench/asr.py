@@ -506,7 +506,7 @@ def _run(
     by_voice: dict[str, Counter[str]] = {v: Counter() for v in voices}
     failures: list[str] = []
     contexts: dict[str, frozenset[Phrase]] = {}
-    tables: dict[str, PhraseTable] = {}
+    table: tuple[str, PhraseTable] | None = None  # the last position's (kept: it is large)
     kinds = word_kinds(vocab)
 
     def decode(item: Item, audio: np.ndarray, condition: str) -> None:
@@ -521,9 +521,11 @@ def _run(
         tally.outcomes[result_outcome] += 1
         tally.decode_ms.append(transcript.decode_ms)
         if item.move is not None:
-            table = tables.setdefault(item.fen, phrase_table(board, vocab))
+            nonlocal table
+            if table is None or table[0] != item.fen:
+                table = (item.fen, phrase_table(board, vocab))
             best = tuple(w for w in transcript.best.split() if w not in TRAILING_WORDS)
-            move = table.phrases.get(best)
+            move = table[1].phrases.get(best)
             tally.first += move is not None and move.uci() == item.move
         if item.move is not None and condition == "clean":
             by_category[item.category][result_outcome] += 1
