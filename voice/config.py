@@ -158,6 +158,7 @@ class SpeechSettings(Section):
     recognizer: Literal["sphinx", "vosk"]
     vosk_model: str
     nbest: Annotated[int, Field(ge=1, le=20)]
+    adaptation: str
     voice: str
     rate: Annotated[int, Field(ge=60, le=400)]
     volume: Annotated[float, Field(ge=0, le=1)]

@@ -102,9 +102,15 @@ def make_recognizer(
     """
     name = backend or settings.speech.recognizer
     if name == "sphinx":
+        from voice.recognizers.adaptation import chosen_adaptation
         from voice.recognizers.sphinx import SphinxRecognizer
 
-        return SphinxRecognizer(vocab, nbest=settings.speech.nbest, extra_words=extra_words)
+        return SphinxRecognizer(
+            vocab,
+            nbest=settings.speech.nbest,
+            extra_words=extra_words,
+            adaptation=chosen_adaptation(settings.speech.adaptation),
+        )
     if name == "vosk":
         from voice.recognizers.vosk import VoskRecognizer, resolve_model
 

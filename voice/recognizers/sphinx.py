@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from voice.recognizers import RecognizerError, Transcript
+from voice.recognizers.adaptation import Adaptation
 from voice.recognizers.grammar import TRAILING_WORDS, command_phrases, word_graph
 from voice.recognizers.lexicon import Lexicon
 from voice.vocabulary import FILLER_WORDS, PIECE_WORDS, Phrase, Vocabulary
@@ -110,6 +111,35 @@ def model_dir() -> Path:
     return folder
 
 
+def make_decoder(words: Iterable[str], lexicon: Lexicon, **extra: Any) -> Any:
+    """A PocketSphinx decoder as recognition uses it: the embedded acoustic model, ``words`` as
+    ``lexicon`` spells them, silence as the only filler. ``extra`` adds PocketSphinx options
+    (``mllr``: a speaker's transform; ``mfclogdir``: where to write the cepstra)."""
+    import pocketsphinx
+
+    hmm = model_dir()
+    with tempfile.TemporaryDirectory(prefix="voice-chess-sphinx-") as tmp:
+        dictionary = Path(tmp) / "words.dict"
+        dictionary.write_text(lexicon.dictionary(words), encoding="utf-8")
+        fillers = Path(tmp) / "fillers.dict"
+        fillers.write_text("<s> SIL\n</s> SIL\n<sil> SIL\n", encoding="utf-8")
+        config = pocketsphinx.Config(
+            hmm=str(hmm),
+            dict=str(dictionary),
+            fdict=str(fillers),
+            lm=None,
+            loglevel="FATAL",
+            bestpath=False,
+            topn=TOP_N,
+            silprob=SILENCE_PROB,
+            **extra,
+        )
+        try:
+            return pocketsphinx.Decoder(config)
+        except (RuntimeError, ValueError) as error:
+            raise RecognizerError(f"PocketSphinx could not start: {error}") from error
+
+
 def speech_frames(pcm: np.ndarray) -> np.ndarray:
     """Which 10 ms frames hold speech, judged by energy within the utterance itself.
 
@@ -153,9 +183,8 @@ class SphinxRecognizer:
         nbest: int = 5,
         extra_words: Sequence[str] = (),
         lexicon: Lexicon | None = None,
+        adaptation: Path | None = None,
     ) -> None:
-        import pocketsphinx
-
         self.vocab = vocab
         self.nbest = nbest
         self.lexicon = lexicon or Lexicon.load()
@@ -163,26 +192,11 @@ class SphinxRecognizer:
         words |= set(TRAILING_WORDS)
         words = {w for w in words if self.lexicon.pronunciations(w)}
         self._known: set[str] = set(words)
-        hmm = model_dir()
-        with tempfile.TemporaryDirectory(prefix="voice-chess-sphinx-") as tmp:
-            dictionary = Path(tmp) / "words.dict"
-            dictionary.write_text(self.lexicon.dictionary(words), encoding="utf-8")
-            fillers = Path(tmp) / "fillers.dict"
-            fillers.write_text("<s> SIL\n</s> SIL\n<sil> SIL\n", encoding="utf-8")
-            config = pocketsphinx.Config(
-                hmm=str(hmm),
-                dict=str(dictionary),
-                fdict=str(fillers),
-                lm=None,
-                loglevel="FATAL",
-                bestpath=False,
-                topn=TOP_N,
-                silprob=SILENCE_PROB,
-            )
-            try:
-                self._decoder = pocketsphinx.Decoder(config)
-            except (RuntimeError, ValueError) as error:
-                raise RecognizerError(f"PocketSphinx could not start: {error}") from error
+        self.adaptation = adaptation
+        extra = {"mllr": str(adaptation)} if adaptation is not None else {}
+        if adaptation is not None:
+            Adaptation.load(adaptation)  # a damaged file is named, not a crash in PocketSphinx
+        self._decoder = make_decoder(words, self.lexicon, **extra)
         self._searches: OrderedDict[frozenset[Phrase], str] = OrderedDict()
         self._allowed: frozenset[Phrase] = frozenset()
         self._serial = 0
@@ -196,7 +210,7 @@ class SphinxRecognizer:
         self._last_answer: tuple[tuple[bytes, frozenset[Phrase]], Transcript] | None = None
 
     def describe(self) -> str:
-        return "PocketSphinx"
+        return "PocketSphinx" + (" (adapted to your voice)" if self.adaptation else "")
 
     # -- context ----------------------------------------------------------------------------
 
@@ -268,7 +282,7 @@ class SphinxRecognizer:
         ``alternatives`` followed by the full one only adds the rival search)."""
         if not self._allowed:
             return Transcript((), True, _ms(started), reason="silence")
-        padded, speech = _padded(pcm)
+        padded, speech = padded_utterance(pcm)
         if not speech.any():
             return Transcript((), True, _ms(started), reason="silence")
         key = (hashlib.blake2b(pcm.tobytes(), digest_size=16).digest(), self._allowed)
@@ -489,7 +503,7 @@ def _quiet(count: int, seed: int) -> np.ndarray:
     return np.random.default_rng(seed).normal(0, 2.0, count).astype(np.int16)
 
 
-def _padded(pcm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def padded_utterance(pcm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The utterance with quiet lead-in and tail, and its speech frames on the padded timeline."""
     pad = int(PAD_S * RATE)
     padded = np.concatenate([_quiet(pad, 0), pcm, _quiet(pad, 1)])
