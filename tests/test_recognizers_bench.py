@@ -12,6 +12,7 @@ from speech_audio import needs_espeak
 from voice.bench import asr
 from voice.config import Settings
 from voice.matcher import Decision
+from voice.recognizers.adaptation import Adaptation, default_path
 from voice.vocabulary import Vocabulary
 
 
@@ -147,3 +148,26 @@ def test_a_candidate_pronunciation_with_an_unknown_phone_is_a_clear_error(
     bad.write_text("eva EE V AA\n", encoding="utf-8")
     assert main(["bench", "asr", "--count", "1", "--lexicon", str(bad)]) == 1
     assert "unknown phones ['EE']" in capsys.readouterr().err
+
+
+def test_the_benchmark_measures_the_shipped_recogniser_even_when_the_user_enrolled(
+    settings: Settings, vocab: Vocabulary
+) -> None:
+    """[speech] adaptation = "auto" must not turn the benchmark into a measure of the user's
+    own voice: a transform that ruins recognition, saved as the user's voice, is not used."""
+    shipped = asr.run(settings, vocab, count=4, seed=5)
+    ruinous = Adaptation(np.zeros((3, 13, 13)), np.zeros((3, 13)))
+    ruinous.save(default_path())
+    report = asr.run(settings, vocab, count=4, seed=5)
+    for condition, tally in shipped.tallies.items():
+        assert report.tallies[condition].outcomes == tally.outcomes, condition
+
+
+def test_with_enrol_each_voice_is_heard_by_a_recogniser_adapted_to_it(
+    settings: Settings, vocab: Vocabulary
+) -> None:
+    report = asr.run(settings, vocab, count=6, seed=5, voices=("de", "de+m3"), enrol=8)
+    assert report.tallies["clean"].count == 6
+    assert report.tallies["clean"].outcomes["correct"] >= 5
+    text = asr.format_report(report, backend="sphinx", seed=5, enrol=8)
+    assert "enrolled with 8 moves each" in text.splitlines()[0]

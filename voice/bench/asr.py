@@ -25,8 +25,10 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import chess
 import numpy as np
@@ -457,19 +459,33 @@ def run(
     progress: Callable[[str], None] = lambda _: None,
     voices: Sequence[str] = VOICES,
     lexicon: Sequence[Path] = (),
+    enrol: int = 0,
 ) -> Report:
     """Generate the corpus, decode every utterance in every condition, tally the outcomes.
 
     ``voices`` says the corpus (:data:`TRAINING_VOICES` to try a change without looking at the
     benchmark's own voices); ``lexicon`` adds ``.dict`` files of candidate pronunciations to the
-    shipped ones (PocketSphinx only)."""
+    shipped ones (PocketSphinx only). ``enrol`` > 0 first enrols every voice with that many
+    moves of its own (other positions, another seed) and decodes each voice's utterances with
+    its adaptation, as a player who ran ``voice-chess enrol``; otherwise no adaptation is used,
+    whatever the settings say, so that the figures are those of the recogniser as shipped."""
     if shutil.which("espeak-ng") is None or shutil.which("sox") is None:
         raise RuntimeError("the benchmark needs espeak-ng and sox (apt-get install espeak-ng sox)")
     folder = Path(tempfile.mkdtemp(prefix="voice-chess-bench-")) if keep is None else keep
     folder.mkdir(parents=True, exist_ok=True)
     try:
         return _run(
-            settings, vocab, count, seed, backend, model_path, folder, progress, voices, lexicon
+            settings,
+            vocab,
+            count,
+            seed,
+            backend,
+            model_path,
+            folder,
+            progress,
+            voices,
+            lexicon,
+            enrol,
         )
     finally:
         if keep is None:
@@ -487,9 +503,15 @@ def _run(
     progress: Callable[[str], None],
     voices: Sequence[str] = VOICES,
     lexicon: Sequence[Path] = (),
+    enrol: int = 0,
 ) -> Report:
     # First, so that a missing model or a bad lexicon file is reported before the corpus is made.
-    recognizer = _recognizer(settings, vocab, backend, model_path, lexicon)
+    shipped = settings.model_copy(
+        update={"speech": settings.speech.model_copy(update={"adaptation": "off"})}
+    )
+    if enrol and (backend or settings.speech.recognizer) != "sphinx":
+        raise RuntimeError("--enrol only applies to the PocketSphinx recogniser")
+    recognizer = _recognizer(shipped, vocab, backend, model_path, lexicon)
     started = time.perf_counter()
     moves = make_items(count, vocab, seed, voices=voices)
     others = non_chess_items(seed, [m.fen for m in moves] or [chess.STARTING_FEN], voices=voices)
@@ -498,6 +520,10 @@ def _run(
         paths = list(pool.map(lambda item: _synthesize(item, folder), [*moves, *others]))
     noise = _noise("pinknoise", 60.0, folder, seed)
     rng = np.random.default_rng(seed)
+    enrolled: dict[str, Path] = {}
+    if enrol:
+        enrolled = _enrol_voices(vocab, voices, enrol, seed, folder, progress, lexicon)
+    listening: list[Any] = ["", recognizer]  # the voice whose adapted recogniser is loaded
     generate_s = time.perf_counter() - started
 
     tallies = {name: Tally() for name in [*CONDITIONS, "non-chess speech", "noise alone"]}
@@ -513,8 +539,9 @@ def _run(
         board = chess.Board(item.fen)
         if item.fen not in contexts:
             contexts[item.fen] = position_phrases(board, vocab)
-        recognizer.set_context(contexts[item.fen])
-        transcript = recognizer.recognize(audio, RATE)
+        listener = listening[1] if enrolled else recognizer
+        listener.set_context(contexts[item.fen])
+        transcript = listener.recognize(audio, RATE)
         result = match_move(board, hypotheses(transcript, vocab), vocab, settings.matching)
         result_outcome = outcome(result.decision, result.move, item.move)
         tally = tallies[condition]
@@ -541,16 +568,25 @@ def _run(
         elif item.move is None and result_outcome == "proposed":
             failures.append(f"{condition:9s} proposed {item.text!r} heard {transcript.best!r}")
 
-    for index, (item, path) in enumerate(zip(moves, paths, strict=False)):
-        if index % 50 == 0:
-            progress(f"decoding moves {index}/{len(moves)} ...")
-        clean = load_for_recognition(path)
-        decode(item, clean, "clean")
-        decode(item, with_noise(clean, noise, 10.0, int(rng.integers(0, 10**9))), "noise10db")
-        decode(item, with_reverb(path, folder), "reverb")
-    progress("decoding non-chess speech and noise ...")
+    # The work in corpus order (so that the noise drawn for each utterance does not depend on
+    # --enrol); with --enrol it is done voice by voice, one adapted recogniser at a time.
+    work: list[tuple[str, Callable[[], None]]] = []
+
+    def move_work(item: Item, path: Path, offset: int) -> Callable[[], None]:
+        def run() -> None:
+            clean = load_for_recognition(path)
+            decode(item, clean, "clean")
+            decode(item, with_noise(clean, noise, 10.0, offset), "noise10db")
+            decode(item, with_reverb(path, folder), "reverb")
+
+        return run
+
+    for item, path in zip(moves, paths, strict=False):
+        work.append((item.voice, move_work(item, path, int(rng.integers(0, 10**9)))))
     for item, path in zip(others, paths[len(moves) :], strict=True):
-        decode(item, load_for_recognition(path), "non-chess speech")
+        work.append(
+            (item.voice, partial(decode, item, load_for_recognition(path), "non-chess speech"))
+        )
     for index in range(max(10, count // 10)):
         kind = NOISES[index % len(NOISES)]
         clip = _noise(kind, 60.0, folder, seed + index)
@@ -559,13 +595,69 @@ def _run(
         level = 0.05 + 0.9 * (index % 7) / 6
         audio = to_int16(clip[start : start + length] * level)
         fen = moves[index % len(moves)].fen if moves else chess.STARTING_FEN
-        item = Item(f"noise{index:03d}", fen, None, (), kind, "", 0, 0, "noise")
-        decode(item, audio, "noise alone")
+        voice = voices[index % len(voices)]  # whose adapted recogniser hears it, with --enrol
+        item = Item(f"noise{index:03d}", fen, None, (), kind, voice, 0, 0, "noise")
+        work.append((voice, partial(decode, item, audio, "noise alone")))
+    if enrolled:
+        work.sort(key=lambda job: voices.index(job[0]))
+    progress(f"decoding {len(moves)} moves in three conditions, then the rest ...")
+    for voice, job in work:
+        if enrolled and listening[0] != voice:
+            listening[:] = [voice, _adapted(settings, vocab, enrolled[voice], lexicon)]
+        job()
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     utterances = sum(t.count for t in tallies.values())
     return Report(
         tallies, confusions, by_category, by_voice, rss_mb, utterances, generate_s, failures
     )
+
+
+def _enrol_voices(
+    vocab: Vocabulary,
+    voices: Sequence[str],
+    count: int,
+    seed: int,
+    folder: Path,
+    progress: Callable[[str], None],
+    lexicon: Sequence[Path],
+) -> dict[str, Path]:
+    """Each voice enrolled with ``count`` moves of its own (another seed, so other positions and
+    phrases than the corpus): the path of its adaptation."""
+    from voice.recognizers.adaptation import Sample, estimate
+
+    progress(f"enrolling {len(voices)} voices with {count} moves each ...")
+    words = _lexicon(lexicon)
+    adapted: dict[str, Path] = {}
+    for number, voice in enumerate(voices):
+        items = [
+            replace(item, ident=f"enrol{number:02d}-{item.ident}")
+            for item in make_items(count, vocab, seed + 7919 + number, voices=[voice])
+        ]
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            paths = list(pool.map(lambda item: _synthesize(item, folder), items))
+        samples = [
+            Sample(load_for_recognition(path), item.phrase)
+            for item, path in zip(items, paths, strict=True)
+        ]
+        path = folder / f"voice-{number:02d}.mllr"
+        estimate(samples, vocab, lexicon=words).save(path)
+        adapted[voice] = path
+    return adapted
+
+
+def _adapted(
+    settings: Settings, vocab: Vocabulary, path: Path, lexicon: Sequence[Path]
+) -> Recognizer:
+    from voice.recognizers.sphinx import SphinxRecognizer
+
+    return SphinxRecognizer(
+        vocab, nbest=settings.speech.nbest, lexicon=_lexicon(lexicon), adaptation=path
+    )
+
+
+def _lexicon(extra: Sequence[Path]) -> Lexicon:
+    """The shipped lexicon, plus ``extra`` .dict files of candidate pronunciations."""
+    return Lexicon.load([*sorted(lexicon_dir().glob("*.dict")), *extra])
 
 
 def _recognizer(
@@ -583,10 +675,7 @@ def _recognizer(
         raise RuntimeError("--lexicon only applies to the PocketSphinx recogniser")
     from voice.recognizers.sphinx import SphinxRecognizer
 
-    shipped = sorted(lexicon_dir().glob("*.dict"))
-    return SphinxRecognizer(
-        vocab, nbest=settings.speech.nbest, lexicon=Lexicon.load([*shipped, *lexicon])
-    )
+    return SphinxRecognizer(vocab, nbest=settings.speech.nbest, lexicon=_lexicon(lexicon))
 
 
 def _percentile(values: Sequence[float], q: float) -> float:
@@ -594,11 +683,18 @@ def _percentile(values: Sequence[float], q: float) -> float:
 
 
 def format_report(
-    report: Report, *, backend: str, seed: int, failures: int = 0, voices: str = "benchmark"
+    report: Report,
+    *,
+    backend: str,
+    seed: int,
+    failures: int = 0,
+    voices: str = "benchmark",
+    enrol: int = 0,
 ) -> str:
     """The figures as the README describes them."""
+    enrolled = f" enrolled with {enrol} moves each" if enrol else ""
     lines = [
-        f"ASR benchmark: backend {backend}, seed {seed}, {voices} voices, "
+        f"ASR benchmark: backend {backend}, seed {seed}, {voices} voices{enrolled}, "
         f"{report.utterances} decodes (corpus made in {report.generate_s:.1f} s)",
         "",
         f"{'condition':18s} {'n':>4s} {'correct':>8s} {'wrong':>7s} {'choose':>7s} "

@@ -47,6 +47,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="a .dict file of extra pronunciations to try (PocketSphinx; may be repeated)",
     )
+    asr.add_argument(
+        "--enrol",
+        type=int,
+        default=0,
+        metavar="N",
+        help="first enrol each voice with N moves of its own, as 'voice-chess enrol' does, "
+        "and measure with its adaptation (PocketSphinx)",
+    )
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -67,13 +75,19 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             progress=lambda text: print(text, file=sys.stderr, flush=True),
             voices=asr.TRAINING_VOICES if args.voices == "training" else asr.VOICES,
             lexicon=args.lexicon,
+            enrol=args.enrol,
         )
     except (RecognizerError, RuntimeError, LexiconError, OSError) as error:
         print(f"voice-chess bench asr: {error}", file=sys.stderr)
         return 1
     print(
         asr.format_report(
-            report, backend=backend, seed=args.seed, failures=args.failures, voices=args.voices
+            report,
+            backend=backend,
+            seed=args.seed,
+            failures=args.failures,
+            voices=args.voices,
+            enrol=args.enrol,
         )
     )
     if args.json:

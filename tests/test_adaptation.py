@@ -1,0 +1,142 @@
+"""Speaker adaptation: a short enrolment teaches the embedded recogniser one voice."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import chess
+import numpy as np
+import pytest
+from speech_audio import needs_espeak
+
+from voice.bench import asr
+from voice.phrases import phrase_table
+from voice.recognizers import RecognizerError
+from voice.recognizers.adaptation import (
+    Adaptation,
+    AdaptationError,
+    Sample,
+    chosen_adaptation,
+    default_path,
+    estimate,
+    features,
+)
+from voice.recognizers.grammar import TRAILING_WORDS, position_phrases
+from voice.recognizers.sphinx import SphinxRecognizer
+from voice.vocabulary import Vocabulary
+from voice.wavio import load_for_recognition
+
+
+def _transform(scale: float = 1.0) -> Adaptation:
+    rng = np.random.default_rng(3)
+    a = np.stack([np.eye(13) * scale + 0.01 * rng.standard_normal((13, 13)) for _ in range(3)])
+    return Adaptation(a, rng.standard_normal((3, 13)), utterances=12, frames=2400)
+
+
+def test_a_saved_adaptation_loads_back_with_its_description(tmp_path: Path) -> None:
+    saved = _transform()
+    path = tmp_path / "voice" / "voice.mllr"
+    saved.save(path)
+    loaded = Adaptation.load(path)
+    assert np.allclose(loaded.a, saved.a) and np.allclose(loaded.b, saved.b)
+    description = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    assert description["utterances"] == 12 and description["frames"] == 2400
+    assert not list(path.parent.glob("*.part")), "no temporary file is left behind"
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda text: text[: len(text) // 2],
+        lambda text: text.replace("1", "x", 3),
+        lambda text: "2\n" + text,
+        lambda text: text.replace(text.split()[5], "nan", 1),
+    ],
+    ids=["cut-short", "not-numbers", "other-model", "not-finite"],
+)
+def test_a_damaged_transform_is_named_instead_of_crashing_the_recogniser(
+    tmp_path: Path, vocab: Vocabulary, damage
+) -> None:
+    path = tmp_path / "voice.mllr"
+    _transform().save(path)
+    path.write_text(damage(path.read_text(encoding="utf-8")), encoding="utf-8")
+    with pytest.raises(AdaptationError, match=r"voice adaptation .*voice\.mllr"):
+        Adaptation.load(path)
+    with pytest.raises(RecognizerError, match=r"voice\.mllr"):
+        SphinxRecognizer(vocab, adaptation=path)
+
+
+def test_auto_uses_the_enrolled_voice_only_when_there_is_a_sound_one(tmp_path: Path) -> None:
+    """[speech] adaptation: "auto" → the enrolled voice if any (a damaged one is left out, the
+    game goes on), "off" → none, a path → that file, which must exist."""
+    assert chosen_adaptation("auto") is None  # nobody enrolled (the tests' own data folder)
+    path = default_path()
+    _transform().save(path)
+    assert chosen_adaptation("auto") == path
+    assert chosen_adaptation("off") is None
+    assert chosen_adaptation(str(path)) == path
+    path.write_text("damaged", encoding="utf-8")
+    assert chosen_adaptation("auto") is None
+    with pytest.raises(AdaptationError, match="no file"):
+        chosen_adaptation(str(tmp_path / "missing.mllr"))
+
+
+def test_features_are_normalised_cepstra_with_deltas_and_double_deltas() -> None:
+    """1s_c_d_dd: mean removed; delta = c[t+2] - c[t-2]; double delta = d[t+1] - d[t-1]."""
+    ramp = np.outer(np.arange(20.0), np.ones(13))
+    out = features(ramp)
+    assert out.shape == (20, 3, 13)
+    assert np.allclose(out[:, 0].mean(axis=0), 0)
+    assert np.allclose(out[5:15, 1], 4.0)
+    assert np.allclose(out[5:15, 2], 0.0)
+
+
+@needs_espeak
+def test_too_little_speech_is_refused_with_a_clear_message(vocab: Vocabulary) -> None:
+    quiet = np.random.default_rng(0).normal(0, 30, 16000).astype(np.int16)
+    with pytest.raises(AdaptationError, match="too little speech"):
+        estimate([Sample(quiet, ("springer", "felix", "drei"))], vocab)
+
+
+def _top1(recognizer: SphinxRecognizer, items: list[asr.Item], folder: Path) -> int:
+    """How many utterances the recogniser's best phrase names the right move of."""
+    right = 0
+    for item in items:
+        board = chess.Board(item.fen)
+        recognizer.set_context(position_phrases(board, Vocabulary.default()))
+        heard = recognizer.recognize(load_for_recognition(folder / f"{item.ident}.wav"), 16000)
+        words = tuple(w for w in heard.best.split() if w not in TRAILING_WORDS)
+        move = phrase_table(board, Vocabulary.default()).phrases.get(words)
+        right += move is not None and move.uci() == item.move
+    return right
+
+
+@needs_espeak
+@pytest.mark.slow
+def test_enrolment_with_twelve_moves_teaches_the_recogniser_a_voice(
+    tmp_path: Path, vocab: Vocabulary
+) -> None:
+    """Twelve enrolment moves of one voice, then twenty other moves of it in other positions:
+    the adapted recogniser hears more of them right (measured: 18 → 20 of 20)."""
+    voice = "de+anika"  # a training voice, not one of the benchmark's
+    enrol = asr.make_items(12, vocab, 11, voices=[voice])
+    test = [
+        asr.Item(**{**item.__dict__, "ident": f"test-{item.ident}"})
+        for item in asr.make_items(20, vocab, 12, voices=[voice])
+    ]
+    for item in [*enrol, *test]:
+        asr._synthesize(item, tmp_path)
+    samples = [
+        Sample(load_for_recognition(tmp_path / f"{item.ident}.wav"), item.phrase) for item in enrol
+    ]
+    adaptation = estimate(samples, vocab)
+    assert adaptation.utterances == 12 and not adaptation.skipped
+    before, after = adaptation.log_likelihood
+    assert after > before, "the transform makes the enrolment speech more likely"
+    path = tmp_path / "voice.mllr"
+    adaptation.save(path)
+    base = _top1(SphinxRecognizer(vocab), test, tmp_path)
+    adapted = _top1(SphinxRecognizer(vocab, adaptation=path), test, tmp_path)
+    assert adapted > base, (base, adapted)
+    assert adapted >= 19
