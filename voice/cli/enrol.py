@@ -408,14 +408,14 @@ def learn(
     recognizer: Any = None,
 ) -> int:
     """Estimate the voice from ``samples``, save it, say what came of it; the exit status."""
-    from voice.recognizers.adaptation import AdaptationError, estimate
+    from voice.recognizers.adaptation import AdaptationError, TooLittleSpeech, estimate
     from voice.recognizers.sphinx import SphinxRecognizer
 
     voice.say("enrol.learning")
     try:
         adaptation = estimate(samples, vocab)
     except AdaptationError as error:
-        if str(error).startswith("too little speech"):
+        if isinstance(error, TooLittleSpeech):
             voice.say("enrol.too_little", count=len(samples))
         else:
             voice.say("enrol.failed", error=str(error).rstrip("."))

@@ -96,6 +96,20 @@ class AdaptationError(RecognizerError):
     """Enrolment or a saved adaptation that cannot be used, with a message for the user."""
 
 
+class TooLittleSpeech(AdaptationError):
+    """Too little of the enrolment speech matched its words to learn the voice from."""
+
+    def __init__(self, seconds: float, utterances: int, unusable: int) -> None:
+        super().__init__(
+            f"too little speech to learn the voice from: {seconds:.1f} s of {utterances} "
+            f"utterances could be matched to their words ({unusable} could not); speak the "
+            "moves as they are asked, close to the microphone"
+        )
+        self.seconds = seconds
+        self.utterances = utterances
+        self.unusable = unusable
+
+
 @dataclass(frozen=True)
 class Sample:
     """One enrolment utterance: 16 kHz mono int16 audio and the phrase that was said."""
@@ -429,11 +443,7 @@ def estimate(
     aligned, skipped = _align(samples, vocab, lexicon or Lexicon.load(), model)
     occupancy, sums, before, frames = _statistics(aligned, model, model.means)
     if frames < MIN_FRAMES:
-        raise AdaptationError(
-            f"too little speech to learn the voice from: {frames / 100:.1f} s of {len(samples)} "
-            f"utterances could be matched to their words ({len(skipped)} could not); speak the "
-            "moves as they are asked, close to the microphone"
-        )
+        raise TooLittleSpeech(frames / 100, len(samples), len(skipped))
     a, b = _solve(occupancy, sums, model, prior)
     after = _statistics(aligned, model, _transformed(model, a, b))[2]
     return Adaptation(a, b, len(aligned), frames, tuple(skipped), (before, after))
