@@ -15,6 +15,7 @@ from pulse import PulseAudio, espeak
 
 from voice.config import Settings
 from voice.events import Setup
+from voice.recognizers.adaptation import Adaptation, default_path
 from voice.session import GameSession
 from voice.speak import Speaker
 from voice.speech_input import SpeechInput
@@ -72,3 +73,22 @@ def test_stopp_during_our_own_speech_silences_it_and_is_no_input(
             assert heard.empty()  # heard over our own voice: never normal input
         finally:
             source.close()
+
+
+def test_the_enrolled_voice_is_used_by_the_microphone_and_named_at_start_up(
+    pulse: PulseAudio, settings: Settings, vocab: Vocabulary
+) -> None:
+    """[speech] adaptation = "auto": after voice-chess enrol the game hears with the player's
+    transform, and the start-up sentence says so in the player's language."""
+    Adaptation(np.stack([np.eye(13)] * 3), np.zeros((3, 13))).save(default_path())
+    heard: queue.Queue[Heard] = queue.Queue()
+    source = SpeechInput(settings, vocab)
+    try:
+        assert getattr(source.recognizer, "adaptation", None) == default_path()
+        assert "an Ihre Stimme angepasst" in source.describe("de")
+        source.set_context(GameSession(Setup(), settings).phrases_now())
+        source.start(heard.put, lambda: None)
+        pulse.play(spoken("Springer Felix drei"), 16000)
+        assert heard.get(timeout=WAIT_S)[0][0] == "springer felix drei"
+    finally:
+        source.close()

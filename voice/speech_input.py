@@ -57,6 +57,8 @@ class SpeechInput:
         """ "Spracherkennung PocketSphinx … am Mikrofon …" for the start-up sentence."""
         about = getattr(self.recognizer, "describe", None)
         recognizer = about() if callable(about) else type(self.recognizer).__name__
+        if getattr(self.recognizer, "adaptation", None) is not None:
+            recognizer = message(language, "app.input.adapted", recognizer=recognizer)
         from voice.audio import friendly_name
 
         device = friendly_name(self.listener.device)

@@ -210,7 +210,7 @@ class SphinxRecognizer:
         self._last_answer: tuple[tuple[bytes, frozenset[Phrase]], Transcript] | None = None
 
     def describe(self) -> str:
-        return "PocketSphinx" + (" (adapted to your voice)" if self.adaptation else "")
+        return "PocketSphinx"
 
     # -- context ----------------------------------------------------------------------------
 
