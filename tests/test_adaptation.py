@@ -12,7 +12,7 @@ from speech_audio import needs_espeak
 
 from voice.bench import asr
 from voice.phrases import phrase_table
-from voice.recognizers import RecognizerError
+from voice.recognizers import RecognizerError, adaptation
 from voice.recognizers.adaptation import (
     Adaptation,
     AdaptationError,
@@ -23,7 +23,8 @@ from voice.recognizers.adaptation import (
     features,
 )
 from voice.recognizers.grammar import TRAILING_WORDS, position_phrases
-from voice.recognizers.sphinx import SphinxRecognizer
+from voice.recognizers.lexicon import Lexicon
+from voice.recognizers.sphinx import SphinxRecognizer, model_dir
 from voice.vocabulary import Vocabulary
 from voice.wavio import load_for_recognition
 
@@ -140,3 +141,37 @@ def test_enrolment_with_twelve_moves_teaches_the_recogniser_a_voice(
     adapted = _top1(SphinxRecognizer(vocab, adaptation=path), test, tmp_path)
     assert adapted > base, (base, adapted)
     assert adapted >= 19
+
+
+@needs_espeak
+def test_long_enrolment_moves_are_aligned_not_skipped(tmp_path: Path, vocab: Vocabulary) -> None:
+    """A five-word move and an en passant, slowly said: the recogniser's own beams lost their
+    alignment and the recordings were wasted; alignment searches wider."""
+    items = [
+        asr.Item(
+            "slow-en-passant",
+            chess.STARTING_FEN,
+            "c5b6",
+            ("cesar", "nimmt", "bella", "sechs", "en", "passant"),
+            "Zäsar nimmt Bella sechs ang passang",
+            "de+anika",
+            140,
+            60,
+            "en_passant",
+        ),
+        asr.Item(
+            "slow-five-words",
+            chess.STARTING_FEN,
+            "f8d6",
+            ("läufer", "felix", "acht", "david", "sechs"),
+            "Läufer Felix acht Dahvitt sechs",
+            "de+anika",
+            130,
+            35,
+            "piece",
+        ),
+    ]
+    samples = [Sample(load_for_recognition(asr._synthesize(i, tmp_path)), i.phrase) for i in items]
+    model = adaptation._model(model_dir())
+    aligned, skipped = adaptation._align(samples, vocab, Lexicon.load(), model)
+    assert skipped == [] and len(aligned) == 2

@@ -54,6 +54,9 @@ CEPSTRA = 13
 MIN_FRAMES = 300
 """Fewer aligned speech frames (3 s of speech) than this give no reliable transform."""
 
+_ALIGNMENT_BEAMS = {"beam": 1e-80, "wbeam": 1e-60, "pbeam": 1e-80}
+"""The recogniser's beams lost a five-word move or "... en passant" now and then."""
+
 _NON_SPEECH = frozenset({"SIL", "+NSN+", "+SPN+"})
 
 
@@ -330,7 +333,8 @@ def _align(
     skipped: list[str] = []
     with tempfile.TemporaryDirectory(prefix="voice-chess-enrol-") as tmp:
         logs = Path(tmp) / "cepstra"
-        decoder = make_decoder(words, lexicon, mfclogdir=str(logs))
+        # Wide beams: with one phrase to follow, pruning only loses long or noisy utterances.
+        decoder = make_decoder(words, lexicon, mfclogdir=str(logs), **_ALIGNMENT_BEAMS)
         for sample in samples:
             text = " ".join(sample.phrase)
             shutil.rmtree(logs, ignore_errors=True)
