@@ -175,3 +175,22 @@ def test_long_enrolment_moves_are_aligned_not_skipped(tmp_path: Path, vocab: Voc
     model = adaptation._model(model_dir())
     aligned, skipped = adaptation._align(samples, vocab, Lexicon.load(), model)
     assert skipped == [] and len(aligned) == 2
+
+
+def test_the_noisy_enrolment_copies_have_pink_noise_at_the_asked_level() -> None:
+    """Enrolment also learns from copies with pink noise at 10 and 20 dB, so that a voice
+    learnt in a quiet room does not make a noisy one worse: the level is the one asked for,
+    the power falls about 3 dB per octave, and the same seed gives the same copy."""
+    tone = (3000 * np.sin(np.arange(32000) * 2 * np.pi * 440 / 16000)).astype(np.int16)
+    for snr in (10.0, 20.0):
+        noisy = adaptation.with_pink_noise(tone, snr, seed=4)
+        noise = noisy.astype(float) - tone
+        measured = 20 * np.log10(np.sqrt(np.mean(tone.astype(float) ** 2)) / noise.std())
+        assert abs(measured - snr) < 0.2
+        assert np.array_equal(noisy, adaptation.with_pink_noise(tone, snr, seed=4))
+    pink = adaptation.with_pink_noise(np.full(64000, 1000, np.int16), 0.0, seed=7)
+    power = np.abs(np.fft.rfft(pink.astype(float))) ** 2
+    freqs = np.fft.rfftfreq(len(pink), 1 / 16000)
+    band = [power[(freqs >= f) & (freqs < 2 * f)].sum() for f in (250, 500, 1000, 2000)]
+    # Pink: equal power per octave (white noise would double it each octave).
+    assert max(band) / min(band) < 1.6

@@ -51,6 +51,9 @@ STREAMS = 3
 
 CEPSTRA = 13
 
+NOISY_COPIES_DB = (10.0, 20.0)
+"""Signal-to-noise ratios of the noisy copies each enrolment recording is also learnt from."""
+
 MIN_FRAMES = 300
 """Fewer aligned speech frames (3 s of speech) than this give no reliable transform."""
 
@@ -436,18 +439,52 @@ def estimate(
     *,
     lexicon: Lexicon | None = None,
     prior: float = 0.0,
+    noisy_copies: Sequence[float] = NOISY_COPIES_DB,
 ) -> Adaptation:
-    """The speaker's transform from enrolment ``samples`` (16 kHz int16 audio, known phrases).
+    """The speaker's transform from enrolment ``samples`` (16 kHz int16 audio, known phrases)
+    and from copies of them with pink noise at each of ``noisy_copies`` (dB signal-to-noise).
+
+    The copies are why a voice learnt in a quiet room still helps in a noisy one: a transform
+    from clean speech alone made 10 dB noise worse than no adaptation at all (72.8% → 67.2%
+    correct on enrolled training voices); with copies at 10 and 20 dB it made it better (82.8%),
+    for 1–2% fewer correct clean moves (96.4% → 94.2%).
 
     Raises :class:`AdaptationError` when too little of the speech could be aligned: the words
     said were not the ones asked for, or the microphone heard mostly something else."""
     from voice.recognizers.sphinx import model_dir
 
     model = _model(model_dir())
-    aligned, skipped = _align(samples, vocab, lexicon or Lexicon.load(), model)
+    words = lexicon or Lexicon.load()
+    aligned, skipped = _align(samples, vocab, words, model)
     occupancy, sums, before, frames = _statistics(aligned, model, model.means)
     if frames < MIN_FRAMES:
         raise TooLittleSpeech(frames / 100, len(samples), len(skipped))
+    noisy = [
+        Sample(with_pink_noise(sample.pcm, snr, seed=index), sample.phrase)
+        for snr in noisy_copies
+        for index, sample in enumerate(samples)
+        if sample.phrase and " ".join(sample.phrase) not in skipped
+    ]
+    copies = _align(noisy, vocab, words, model)[0]
+    if copies:
+        extra = _statistics(copies, model, model.means)
+        occupancy, sums = occupancy + extra[0], sums + extra[1]
     a, b = _solve(occupancy, sums, model, prior)
     after = _statistics(aligned, model, _transformed(model, a, b))[2]
-    return Adaptation(a, b, len(aligned), frames, tuple(skipped), (before, after))
+    notes = {"noisy_copies_db": ", ".join(f"{snr:g}" for snr in noisy_copies)}
+    return Adaptation(a, b, len(aligned), frames, tuple(skipped), (before, after), notes)
+
+
+def with_pink_noise(pcm: np.ndarray, snr_db: float, seed: int = 0) -> np.ndarray:
+    """``pcm`` (int16) with pink noise (power falling 3 dB per octave, as sox makes it) at
+    ``snr_db`` below the recording's own RMS; repeatable for a given ``seed``."""
+    if len(pcm) == 0:
+        return pcm
+    rng = np.random.default_rng(seed)
+    white = np.fft.rfft(rng.standard_normal(len(pcm)))
+    scale = 1.0 / np.sqrt(np.maximum(np.arange(len(white)), 1.0))
+    pink = np.fft.irfft(white * scale, len(pcm))
+    speech = pcm.astype(np.float64)
+    level = np.sqrt(np.mean(speech**2)) / (np.sqrt(np.mean(pink**2)) or 1.0)
+    mixed = speech + pink * level * 10 ** (-snr_db / 20)
+    return np.clip(np.round(mixed), -32768, 32767).astype(np.int16)
