@@ -8,7 +8,7 @@ from pathlib import Path
 import chess
 import numpy as np
 import pytest
-from speech_audio import needs_espeak
+from speech_audio import needs_espeak, synthesize
 
 from voice.bench import asr
 from voice.phrases import phrase_table
@@ -194,3 +194,25 @@ def test_the_noisy_enrolment_copies_have_pink_noise_at_the_asked_level() -> None
     band = [power[(freqs >= f) & (freqs < 2 * f)].sum() for f in (250, 500, 1000, 2000)]
     # Pink: equal power per octave (white noise would double it each octave).
     assert max(band) / min(band) < 1.6
+
+
+@needs_espeak
+def test_a_recording_of_other_words_is_not_learnt_from(tmp_path: Path, vocab: Vocabulary) -> None:
+    """The player said another move than the one asked for: learning from it would teach the
+    model wrong sounds, so it is skipped like an unusable recording."""
+    texts = ("Dame Hector acht", "Turm Anna eins", "Springer Felix drei", "Läufer Zäsar vier")
+    said = {text: synthesize(text, tmp_path, voice="de") for text in texts}
+    right = [
+        Sample(said["Dame Hector acht"], ("dame", "hector", "acht")),
+        Sample(said["Turm Anna eins"], ("turm", "anna", "eins")),
+        Sample(said["Springer Felix drei"], ("springer", "felix", "drei")),
+        Sample(said["Läufer Zäsar vier"], ("läufer", "cesar", "vier")),
+    ]
+    other = [
+        Sample(said["Dame Hector acht"], ("bauer", "bella", "zwei")),
+        Sample(said["Turm Anna eins"], ("könig", "eva", "sieben")),
+    ]
+    model = adaptation._model(model_dir())
+    aligned, skipped = adaptation._align([*right, *other], vocab, Lexicon.load(), model)
+    assert len(aligned) == 4
+    assert sorted(skipped) == ["bauer bella zwei", "könig eva sieben"]
