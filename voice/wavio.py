@@ -107,6 +107,18 @@ def to_int16(samples: np.ndarray) -> np.ndarray:
     return np.clip(np.round(np.asarray(samples) * 32767), -32768, 32767).astype(np.int16)
 
 
+def mix_at_snr(clean: np.ndarray, noise: np.ndarray, snr_db: float) -> np.ndarray:
+    """``clean`` (int16) plus ``noise`` (float, as long) scaled to ``snr_db`` below the RMS of
+    ``clean``: how the benchmark makes its noisy condition and enrolment its noisy copies."""
+    speech = clean.astype(np.float64) / 32768
+
+    def rms(samples: np.ndarray) -> float:
+        return float(np.sqrt(np.mean(np.square(samples)))) or 1e-9
+
+    gain = rms(speech) / (rms(noise) * 10 ** (snr_db / 20))
+    return to_int16(speech + gain * noise)
+
+
 def as_pcm16(audio: np.ndarray, sample_rate: int) -> np.ndarray:
     """Any mono audio the program holds (int16 or float in -1..1, any rate) → 16 kHz int16."""
     audio = np.asarray(audio)

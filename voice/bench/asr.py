@@ -28,7 +28,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 import chess
 import numpy as np
@@ -40,7 +39,7 @@ from voice.recognizers import Recognizer, hypotheses, make_recognizer
 from voice.recognizers.grammar import TRAILING_WORDS, position_phrases
 from voice.recognizers.lexicon import Lexicon, lexicon_dir
 from voice.vocabulary import PIECE_WORDS, Phrase, Vocabulary
-from voice.wavio import RATE, load_for_recognition, to_int16
+from voice.wavio import RATE, load_for_recognition, mix_at_snr, to_int16
 
 VOICES: tuple[str, ...] = (
     "de",
@@ -334,17 +333,10 @@ def _noise(kind: str, seconds: float, folder: Path, seed: int) -> np.ndarray:
     return load_for_recognition(path).astype(np.float64) / 32768
 
 
-def _rms(samples: np.ndarray) -> float:
-    return float(np.sqrt(np.mean(np.square(samples)))) or 1e-9
-
-
 def with_noise(clean: np.ndarray, noise: np.ndarray, snr_db: float, offset: int) -> np.ndarray:
     """``clean`` (int16) plus a stretch of ``noise`` scaled to ``snr_db`` below the speech RMS."""
-    speech = clean.astype(np.float64) / 32768
-    start = offset % max(1, len(noise) - len(speech))
-    part = noise[start : start + len(speech)]
-    gain = _rms(speech) / (_rms(part) * 10 ** (snr_db / 20))
-    return to_int16(speech + gain * part)
+    start = offset % max(1, len(noise) - len(clean))
+    return mix_at_snr(clean, noise[start : start + len(clean)], snr_db)
 
 
 def with_reverb(path: Path, folder: Path) -> np.ndarray:
@@ -511,7 +503,8 @@ def _run(
     )
     if enrol and (backend or settings.speech.recognizer) != "sphinx":
         raise RuntimeError("--enrol only applies to the PocketSphinx recogniser")
-    recognizer = _recognizer(shipped, vocab, backend, model_path, lexicon)
+    words = _lexicon(lexicon) if lexicon else None
+    recognizer = _recognizer(shipped, vocab, backend, model_path, words)
     started = time.perf_counter()
     moves = make_items(count, vocab, seed, voices=voices)
     others = non_chess_items(seed, [m.fen for m in moves] or [chess.STARTING_FEN], voices=voices)
@@ -522,8 +515,9 @@ def _run(
     rng = np.random.default_rng(seed)
     enrolled: dict[str, Path] = {}
     if enrol:
-        enrolled = _enrol_voices(vocab, voices, enrol, seed, folder, progress, lexicon)
-    listening: list[Any] = ["", recognizer]  # the voice whose adapted recogniser is loaded
+        words = words or Lexicon.load()
+        enrolled = _enrol_voices(vocab, voices, enrol, seed, folder, progress, words)
+    listener, listening_to = recognizer, ""  # with --enrol: whose adapted recogniser is loaded
     generate_s = time.perf_counter() - started
 
     tallies = {name: Tally() for name in [*CONDITIONS, "non-chess speech", "noise alone"]}
@@ -539,7 +533,6 @@ def _run(
         board = chess.Board(item.fen)
         if item.fen not in contexts:
             contexts[item.fen] = position_phrases(board, vocab)
-        listener = listening[1] if enrolled else recognizer
         listener.set_context(contexts[item.fen])
         transcript = listener.recognize(audio, RATE)
         result = match_move(board, hypotheses(transcript, vocab), vocab, settings.matching)
@@ -602,8 +595,9 @@ def _run(
         work.sort(key=lambda job: voices.index(job[0]))
     progress(f"decoding {len(moves)} moves in three conditions, then the rest ...")
     for voice, job in work:
-        if enrolled and listening[0] != voice:
-            listening[:] = [voice, _adapted(settings, vocab, enrolled[voice], lexicon)]
+        if enrolled and listening_to != voice:
+            listener = _adapted(settings, vocab, enrolled[voice], words)
+            listening_to = voice
         job()
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     utterances = sum(t.count for t in tallies.values())
@@ -619,14 +613,13 @@ def _enrol_voices(
     seed: int,
     folder: Path,
     progress: Callable[[str], None],
-    lexicon: Sequence[Path],
+    words: Lexicon,
 ) -> dict[str, Path]:
     """Each voice enrolled with ``count`` moves of its own (another seed, so other positions and
     phrases than the corpus): the path of its adaptation."""
     from voice.recognizers.adaptation import Sample, estimate
 
     progress(f"enrolling {len(voices)} voices with {count} moves each ...")
-    words = _lexicon(lexicon)
     adapted: dict[str, Path] = {}
     for number, voice in enumerate(voices):
         items = [
@@ -646,13 +639,11 @@ def _enrol_voices(
 
 
 def _adapted(
-    settings: Settings, vocab: Vocabulary, path: Path, lexicon: Sequence[Path]
+    settings: Settings, vocab: Vocabulary, path: Path, words: Lexicon | None
 ) -> Recognizer:
     from voice.recognizers.sphinx import SphinxRecognizer
 
-    return SphinxRecognizer(
-        vocab, nbest=settings.speech.nbest, lexicon=_lexicon(lexicon), adaptation=path
-    )
+    return SphinxRecognizer(vocab, nbest=settings.speech.nbest, lexicon=words, adaptation=path)
 
 
 def _lexicon(extra: Sequence[Path]) -> Lexicon:
@@ -665,17 +656,17 @@ def _recognizer(
     vocab: Vocabulary,
     backend: str | None,
     model_path: str | None,
-    lexicon: Sequence[Path],
+    words: Lexicon | None,
 ) -> Recognizer:
-    """The configured recogniser; with ``lexicon`` files, PocketSphinx with the shipped
-    lexicon plus those (candidate pronunciations to try)."""
-    if not lexicon:
+    """The configured recogniser; with ``words`` (the shipped lexicon plus candidate
+    pronunciations to try), PocketSphinx with those."""
+    if words is None:
         return make_recognizer(settings, vocab, backend=backend, model_path=model_path)
     if (backend or settings.speech.recognizer) != "sphinx":
         raise RuntimeError("--lexicon only applies to the PocketSphinx recogniser")
     from voice.recognizers.sphinx import SphinxRecognizer
 
-    return SphinxRecognizer(vocab, nbest=settings.speech.nbest, lexicon=_lexicon(lexicon))
+    return SphinxRecognizer(vocab, nbest=settings.speech.nbest, lexicon=words)
 
 
 def _percentile(values: Sequence[float], q: float) -> float:

@@ -433,7 +433,7 @@ def learn(
         skipped=len(adaptation.skipped),
     )
     for phrase in adaptation.skipped:
-        voice.line("enrol.skipped", phrase=vocab.display(phrase.split()))
+        voice.line("enrol.skipped", phrase=vocab.display(phrase))
     voice.line("enrol.saved", path=str(output))
     before = heard_right(recognizer or SphinxRecognizer(vocab), samples, context, vocab)
     after = heard_right(SphinxRecognizer(vocab, adaptation=output), samples, context, vocab)

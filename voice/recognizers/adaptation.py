@@ -45,6 +45,7 @@ import numpy as np
 from voice.recognizers import RecognizerError
 from voice.recognizers.lexicon import Lexicon
 from voice.vocabulary import Phrase, Vocabulary
+from voice.wavio import mix_at_snr
 
 log = logging.getLogger(__name__)
 
@@ -144,8 +145,8 @@ class Adaptation:
     """[stream, 13]"""
     utterances: int = 0
     frames: int = 0
-    skipped: tuple[str, ...] = ()
-    """Phrases of enrolment utterances that could not be aligned (said differently, cut off)."""
+    skipped: tuple[Phrase, ...] = ()
+    """Phrases of enrolment utterances that could not be used (said differently, cut off)."""
     log_likelihood: tuple[float, float] = (0.0, 0.0)
     """Average log likelihood per speech frame before and after the transform."""
     notes: dict[str, str] = field(default_factory=dict)
@@ -163,7 +164,7 @@ class Adaptation:
         description = {
             "utterances": self.utterances,
             "frames": self.frames,
-            "skipped": list(self.skipped),
+            "skipped": [" ".join(phrase) for phrase in self.skipped],
             "log_likelihood_per_frame": {
                 "before": round(self.log_likelihood[0], 3),
                 "after": round(self.log_likelihood[1], 3),
@@ -335,40 +336,38 @@ class _Aligned:
 
 def _align(
     samples: Sequence[Sample], vocab: Vocabulary, lexicon: Lexicon, model: _Model
-) -> tuple[list[_Aligned], list[str]]:
-    """Force-align each sample to its phrase with the recogniser's own decoder set-up; the
-    phrases of the samples that could not be aligned, or that do not sound like their words
-    (:data:`MISMATCH`), come back as skipped."""
-    from voice.recognizers.sphinx import make_decoder, padded_utterance
+) -> list[_Aligned | None]:
+    """Force-align each sample to its phrase with the recogniser's own decoder set-up: one
+    result per sample, None for one that could not be aligned or that does not sound like its
+    words (:data:`MISMATCH`)."""
+    from voice.recognizers.sphinx import decode_whole, make_decoder, padded_utterance
 
     words = set(vocab.all_words()) | {w for s in samples for w in s.phrase}
     words = {w for w in words if lexicon.pronunciations(w)}
     index = {name: i for i, name in enumerate(model.phones)}
-    found: list[tuple[str, float, _Aligned]] = []
-    skipped: list[str] = []
+    results: list[_Aligned | None] = []
+    scores: list[tuple[int, float]] = []  # (sample, its words' score) of the aligned ones
     with tempfile.TemporaryDirectory(prefix="voice-chess-enrol-") as tmp:
         logs = Path(tmp) / "cepstra"
         # Wide beams: with one phrase to follow, pruning only loses long or noisy utterances.
         decoder = make_decoder(words, lexicon, mfclogdir=str(logs), **_ALIGNMENT_BEAMS)
         for sample in samples:
-            text = " ".join(sample.phrase)
+            results.append(None)
             shutil.rmtree(logs, ignore_errors=True)
             logs.mkdir()
             padded, _ = padded_utterance(sample.pcm)
             try:
-                decoder.set_align_text(text)
-                _decode(decoder, padded)
+                decoder.set_align_text(" ".join(sample.phrase))
+                decode_whole(decoder, padded)
                 if decoder.hyp() is None:
-                    raise ValueError("no path through the words")
+                    continue  # no path through the words
                 decoder.set_alignment()
-                _decode(decoder, padded)
+                decode_whole(decoder, padded)
                 alignment = decoder.get_alignment()
             except (RuntimeError, ValueError):
-                skipped.append(text)
                 continue
             files = sorted(logs.glob("*.mfc"))
             if alignment is None or not files:
-                skipped.append(text)
                 continue
             frames = features(_read_mfc(files[0]))
             senones = np.full(len(frames), -1)
@@ -378,24 +377,14 @@ def _align(
                     codebooks[phone.start : phone.start + phone.duration] = index[phone.name]
             for state in alignment.states():
                 senones[state.start : state.start + state.duration] = int(state.name)
-            found.append((text, _word_score(alignment), _Aligned(frames, senones, codebooks)))
-    if not found:
-        return [], skipped
-    typical = float(np.median([score for _, score, _ in found]))
-    aligned = []
-    for text, score, utterance in found:
-        if score < typical - MISMATCH:
-            skipped.append(text)
-        else:
-            aligned.append(utterance)
-    return aligned, skipped
-
-
-def _decode(decoder: Any, padded: np.ndarray) -> None:
-    decoder.reinit_feat()
-    decoder.start_utt()
-    decoder.process_raw(padded.tobytes(), False, True)
-    decoder.end_utt()
+            results[-1] = _Aligned(frames, senones, codebooks)
+            scores.append((len(results) - 1, _word_score(alignment)))
+    if scores:
+        typical = float(np.median([score for _, score in scores]))
+        for number, score in scores:
+            if score < typical - MISMATCH:
+                results[number] = None
+    return results
 
 
 def _word_score(alignment: Any) -> float:
@@ -489,24 +478,26 @@ def estimate(
 
     model = _model(model_dir())
     words = lexicon or Lexicon.load()
-    aligned, skipped = _align(samples, vocab, words, model)
+    results = _align(samples, vocab, words, model)
+    aligned = [result for result in results if result is not None]
+    skipped = tuple(s.phrase for s, result in zip(samples, results, strict=True) if result is None)
     occupancy, sums, before, frames = _statistics(aligned, model, model.means)
     if frames < MIN_FRAMES:
         raise TooLittleSpeech(frames / 100, len(samples), len(skipped))
     noisy = [
         Sample(with_pink_noise(sample.pcm, snr, seed=index), sample.phrase)
         for snr in noisy_copies
-        for index, sample in enumerate(samples)
-        if sample.phrase and " ".join(sample.phrase) not in skipped
+        for index, (sample, result) in enumerate(zip(samples, results, strict=True))
+        if result is not None
     ]
-    copies = _align(noisy, vocab, words, model)[0]
+    copies = [result for result in _align(noisy, vocab, words, model) if result is not None]
     if copies:
         extra = _statistics(copies, model, model.means)
         occupancy, sums = occupancy + extra[0], sums + extra[1]
     a, b = _solve(occupancy, sums, model, prior)
     after = _statistics(aligned, model, _transformed(model, a, b))[2]
     notes = {"noisy_copies_db": ", ".join(f"{snr:g}" for snr in noisy_copies)}
-    return Adaptation(a, b, len(aligned), frames, tuple(skipped), (before, after), notes)
+    return Adaptation(a, b, len(aligned), frames, skipped, (before, after), notes)
 
 
 def with_pink_noise(pcm: np.ndarray, snr_db: float, seed: int = 0) -> np.ndarray:
@@ -517,8 +508,4 @@ def with_pink_noise(pcm: np.ndarray, snr_db: float, seed: int = 0) -> np.ndarray
     rng = np.random.default_rng(seed)
     white = np.fft.rfft(rng.standard_normal(len(pcm)))
     scale = 1.0 / np.sqrt(np.maximum(np.arange(len(white)), 1.0))
-    pink = np.fft.irfft(white * scale, len(pcm))
-    speech = pcm.astype(np.float64)
-    level = np.sqrt(np.mean(speech**2)) / (np.sqrt(np.mean(pink**2)) or 1.0)
-    mixed = speech + pink * level * 10 ** (-snr_db / 20)
-    return np.clip(np.round(mixed), -32768, 32767).astype(np.int16)
+    return mix_at_snr(pcm, np.fft.irfft(white * scale, len(pcm)), snr_db)

@@ -147,6 +147,16 @@ def make_decoder(words: Iterable[str], lexicon: Lexicon, **extra: Any) -> Any:
             raise RecognizerError(f"PocketSphinx could not start: {error}") from error
 
 
+def decode_whole(decoder: Any, padded: np.ndarray) -> None:
+    """Decode one whole (padded) utterance with the decoder's active search. Fresh feature
+    state (noise estimate, cepstral mean) each time: the result must not depend on what was
+    heard before, or the same words could be a move only sometimes."""
+    decoder.reinit_feat()
+    decoder.start_utt()
+    decoder.process_raw(padded.tobytes(), False, True)
+    decoder.end_utt()
+
+
 def speech_frames(pcm: np.ndarray) -> np.ndarray:
     """Which 10 ms frames hold speech, judged by energy within the utterance itself.
 
@@ -200,10 +210,12 @@ class SphinxRecognizer:
         words = {w for w in words if self.lexicon.pronunciations(w)}
         self._known: set[str] = set(words)
         self.adaptation = adaptation
-        self._min_frame_score = MIN_FRAME_SCORE if adaptation is None else MIN_FRAME_SCORE_ADAPTED
-        extra = {"mllr": str(adaptation)} if adaptation is not None else {}
+        self._min_frame_score = MIN_FRAME_SCORE
+        extra = {}
         if adaptation is not None:
             Adaptation.load(adaptation)  # a damaged file is named, not a crash in PocketSphinx
+            self._min_frame_score = MIN_FRAME_SCORE_ADAPTED
+            extra["mllr"] = str(adaptation)
         self._decoder = make_decoder(words, self.lexicon, **extra)
         self._searches: OrderedDict[frozenset[Phrase], str] = OrderedDict()
         self._allowed: frozenset[Phrase] = frozenset()
@@ -326,12 +338,7 @@ class SphinxRecognizer:
         return second if second.scored else first
 
     def _run(self, padded: np.ndarray, speech: np.ndarray, allowed: frozenset[Phrase]) -> _Heard:
-        # Fresh feature state (noise estimate, cepstral mean) per utterance: the result must not
-        # depend on what was heard before, or the same words could be a move only sometimes.
-        self._decoder.reinit_feat()
-        self._decoder.start_utt()
-        self._decoder.process_raw(padded.tobytes(), False, True)
-        self._decoder.end_utt()
+        decode_whole(self._decoder, padded)
         return self._read(speech, allowed)
 
     def _read(self, speech: np.ndarray, allowed: frozenset[Phrase]) -> _Heard:
@@ -439,10 +446,7 @@ class SphinxRecognizer:
         current = self._search_for(allowed)
         self._decoder.activate_search(self._search_for(phrases))
         try:
-            self._decoder.reinit_feat()
-            self._decoder.start_utt()
-            self._decoder.process_raw(padded.tobytes(), False, True)
-            self._decoder.end_utt()
+            decode_whole(self._decoder, padded)
             hyp = self._decoder.hyp()
         finally:
             self._decoder.activate_search(current)
