@@ -105,5 +105,6 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             for name, tally in report.tallies.items()
         }
         figures["rss_mb"] = round(report.rss_mb, 1)
+        figures["helper_rss_mb"] = round(report.helper_rss_mb, 1)
         args.json.write_text(json.dumps(figures, indent=2), encoding="utf-8")
     return 0

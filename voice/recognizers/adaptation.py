@@ -358,11 +358,11 @@ def _align(
             padded, _ = padded_utterance(sample.pcm)
             try:
                 decoder.set_align_text(" ".join(sample.phrase))
-                decode_whole(decoder, padded)
+                decode_whole(decoder, padded.tobytes())
                 if decoder.hyp() is None:
                     continue  # no path through the words
                 decoder.set_alignment()
-                decode_whole(decoder, padded)
+                decode_whole(decoder, padded.tobytes())
                 alignment = decoder.get_alignment()
             except (RuntimeError, ValueError):
                 continue

@@ -22,9 +22,12 @@ an illegal move cannot even be heard. Choices measured on synthesized German spe
   Two more narrow searches (only the best phrase's target; every other move) measure how much
   better the heard move fits than its nearest rival; that rival joins the n-best list with a
   confidence from the gap, and a close rival makes the matcher offer both moves instead of
-  playing or asking back the wrong one. It about doubles the decode time (median about 140 ms
-  on two cores). A coarser second decoder for these searches (fewer Gaussians, every other
-  frame) was tried: it often found no path through "every other move" and so no rival.
+  playing or asking back the wrong one. The two searches are independent: on a machine with
+  two cores the second runs at once in a helper process
+  (:mod:`voice.recognizers.second_decoder`), so the rival search adds one decode's time, not
+  two (median 150 → 125 ms on the training voices, same answers). A coarser second decoder for
+  these searches (fewer Gaussians, every other frame) was tried: it often found no path
+  through "every other move" and so no rival.
 * **Only check words that are true.** "Schach"/"matt" are in the graph only after moves that
   give check or mate: after every move they explained the end of small talk.
 * **Fresh features per utterance** (noise estimate, cepstral mean): the same audio always gives
@@ -39,9 +42,9 @@ from __future__ import annotations
 
 import hashlib
 import math
-import tempfile
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -54,6 +57,14 @@ from voice.recognizers import RecognizerError, Transcript
 from voice.recognizers.adaptation import Adaptation
 from voice.recognizers.grammar import TRAILING_WORDS, command_phrases, word_graph
 from voice.recognizers.lexicon import Lexicon
+from voice.recognizers.second_decoder import (
+    Graph,
+    HelperLost,
+    SecondDecoder,
+    decode_whole,
+    new_decoder,
+    worth_it,
+)
 from voice.vocabulary import FILLER_WORDS, PIECE_WORDS, Phrase, Vocabulary
 from voice.wavio import RATE, as_pcm16
 
@@ -122,39 +133,23 @@ def make_decoder(words: Iterable[str], lexicon: Lexicon, **extra: Any) -> Any:
     """A PocketSphinx decoder as recognition uses it: the embedded acoustic model, ``words`` as
     ``lexicon`` spells them, silence as the only filler. ``extra`` adds PocketSphinx options
     (``mllr``: a speaker's transform; ``mfclogdir``: where to write the cepstra)."""
-    import pocketsphinx
-
-    hmm = model_dir()
-    with tempfile.TemporaryDirectory(prefix="voice-chess-sphinx-") as tmp:
-        dictionary = Path(tmp) / "words.dict"
-        dictionary.write_text(lexicon.dictionary(words), encoding="utf-8")
-        fillers = Path(tmp) / "fillers.dict"
-        fillers.write_text("<s> SIL\n</s> SIL\n<sil> SIL\n", encoding="utf-8")
-        config = pocketsphinx.Config(
-            hmm=str(hmm),
-            dict=str(dictionary),
-            fdict=str(fillers),
-            lm=None,
-            loglevel="FATAL",
-            bestpath=False,
-            topn=TOP_N,
-            silprob=SILENCE_PROB,
-            **extra,
-        )
-        try:
-            return pocketsphinx.Decoder(config)
-        except (RuntimeError, ValueError) as error:
-            raise RecognizerError(f"PocketSphinx could not start: {error}") from error
+    try:
+        return new_decoder(lexicon.dictionary(words), decoder_options(**extra))
+    except (RuntimeError, ValueError) as error:
+        raise RecognizerError(f"PocketSphinx could not start: {error}") from error
 
 
-def decode_whole(decoder: Any, padded: np.ndarray) -> None:
-    """Decode one whole (padded) utterance with the decoder's active search. Fresh feature
-    state (noise estimate, cepstral mean) each time: the result must not depend on what was
-    heard before, or the same words could be a move only sometimes."""
-    decoder.reinit_feat()
-    decoder.start_utt()
-    decoder.process_raw(padded.tobytes(), False, True)
-    decoder.end_utt()
+def decoder_options(**extra: Any) -> dict[str, Any]:
+    """The PocketSphinx options of recognition (see :func:`make_decoder`)."""
+    return {
+        "hmm": str(model_dir()),
+        "lm": None,
+        "loglevel": "FATAL",
+        "bestpath": False,
+        "topn": TOP_N,
+        "silprob": SILENCE_PROB,
+        **extra,
+    }
 
 
 def speech_frames(pcm: np.ndarray) -> np.ndarray:
@@ -201,6 +196,7 @@ class SphinxRecognizer:
         extra_words: Sequence[str] = (),
         lexicon: Lexicon | None = None,
         adaptation: Path | None = None,
+        parallel: bool | None = None,
     ) -> None:
         self.vocab = vocab
         self.nbest = nbest
@@ -211,13 +207,19 @@ class SphinxRecognizer:
         self._known: set[str] = set(words)
         self.adaptation = adaptation
         self._min_frame_score = MIN_FRAME_SCORE
-        extra = {}
+        extra: dict[str, str] = {}
         if adaptation is not None:
             Adaptation.load(adaptation)  # a damaged file is named, not a crash in PocketSphinx
             self._min_frame_score = MIN_FRAME_SCORE_ADAPTED
             extra["mllr"] = str(adaptation)
         self._decoder = make_decoder(words, self.lexicon, **extra)
-        self._searches: OrderedDict[frozenset[Phrase], str] = OrderedDict()
+        self._second: SecondDecoder | None = None
+        if parallel or (parallel is None and worth_it()):
+            dictionary = self.lexicon.dictionary(words)
+            self._second = SecondDecoder(dictionary, decoder_options(**extra))
+            weakref.finalize(self, self._second.close)
+        self._added: list[tuple[str, str]] = []  # words added since, for the second decoder
+        self._searches: OrderedDict[frozenset[Phrase], tuple[str, Graph]] = OrderedDict()
         self._allowed: frozenset[Phrase] = frozenset()
         self._serial = 0
         self._plain = command_phrases(vocab) | {(word,) for word in vocab.number_words}
@@ -232,6 +234,21 @@ class SphinxRecognizer:
     def describe(self) -> str:
         return "PocketSphinx"
 
+    def close(self) -> None:
+        """Stop the second decoder's process (it also stops with this object or the program)."""
+        if self._second is not None:
+            self._second.close()
+
+    def wait_for_second_decoder(self, timeout: float = 10.0) -> bool:
+        """Wait until the second decoder's process is up; False without one. A game need not
+        wait (until then both rival searches run here); the benchmark does, so that its first
+        decode times are those of a game under way."""
+        return self._second is not None and self._second.ready(timeout)
+
+    def second_process_memory_mb(self) -> float:
+        """Peak resident memory of the second decoder's process; 0 without one."""
+        return self._second.peak_memory_mb() if self._second is not None else 0.0
+
     # -- context ----------------------------------------------------------------------------
 
     def _ensure_words(self, words: Iterable[str]) -> None:
@@ -241,6 +258,7 @@ class SphinxRecognizer:
             for index, phones in enumerate(self.lexicon.pronunciations(word)):
                 name = word if index == 0 else f"{word}({index + 1})"
                 self._decoder.add_word(name, phones, True)
+                self._added.append((name, phones))
             self._known.add(word)
 
     def set_context(self, allowed: Iterable[Phrase]) -> None:
@@ -251,26 +269,30 @@ class SphinxRecognizer:
 
     def _search_for(self, phrases: frozenset[Phrase]) -> str:
         """The decoder search of a phrase set, built on first use and kept in a small cache."""
-        name = self._searches.get(phrases)
-        if name is not None:
+        return self._search(phrases)[0]
+
+    def _search(self, phrases: frozenset[Phrase]) -> tuple[str, Graph]:
+        """The name of a phrase set's search, and its graph (for the second decoder)."""
+        known = self._searches.get(phrases)
+        if known is not None:
             self._searches.move_to_end(phrases)
-            return name
+            return known
         # Check words only where the phrase set has them (after a check or a mate).
         graph = word_graph(phrases, trailing=())
         self._ensure_words(graph.words())
         self._serial += 1
         name = f"context{self._serial}"
-        transitions = [
+        transitions = tuple(
             (a, b, 1.0, word) if word is not None else (a, b, 1.0)
             for a, b, word in graph.transitions
-        ]
-        fsg = self._decoder.create_fsg(name, graph.start, graph.final, transitions)
+        )
+        fsg = self._decoder.create_fsg(name, graph.start, graph.final, list(transitions))
         self._decoder.add_fsg(name, fsg)
-        self._searches[phrases] = name
+        self._searches[phrases] = (name, (graph.start, graph.final, transitions))
         if len(self._searches) > _CACHE_SIZE:
-            _, old = self._searches.popitem(last=False)
+            _, (old, _) = self._searches.popitem(last=False)
             self._decoder.remove_search(old)
-        return name
+        return self._searches[phrases]
 
     def _phones(self, phrase: Phrase) -> int:
         """The fewest phones any pronunciation of ``phrase`` has."""
@@ -338,7 +360,7 @@ class SphinxRecognizer:
         return second if second.scored else first
 
     def _run(self, padded: np.ndarray, speech: np.ndarray, allowed: frozenset[Phrase]) -> _Heard:
-        decode_whole(self._decoder, padded)
+        decode_whole(self._decoder, padded.tobytes())
         return self._read(speech, allowed)
 
     def _read(self, speech: np.ndarray, allowed: frozenset[Phrase]) -> _Heard:
@@ -431,8 +453,21 @@ class SphinxRecognizer:
         same = frozenset(p for p in moves if self._target(p) == target)
         if not others or not same:
             return None
-        rival = self._best_of(padded, others, allowed)
+        # The two searches do not depend on each other: with a second decoder process they
+        # run at once, on two cores.
+        pending = None
+        if self._second is not None:
+            name, graph = self._search(others)
+            pending = self._second.submit(name, graph, self._added, padded.tobytes())
         own = self._best_of(padded, same, allowed)
+        rival = None
+        if pending is not None:
+            try:
+                rival = _complete(self._second.result(pending), others)  # type: ignore[union-attr]
+            except HelperLost:
+                pending = None
+        if pending is None:
+            rival = self._best_of(padded, others, allowed)
         if rival is None:
             return None
         gap = own[1] - rival[1] if own is not None else 0.0
@@ -446,14 +481,11 @@ class SphinxRecognizer:
         current = self._search_for(allowed)
         self._decoder.activate_search(self._search_for(phrases))
         try:
-            decode_whole(self._decoder, padded)
+            decode_whole(self._decoder, padded.tobytes())
             hyp = self._decoder.hyp()
         finally:
             self._decoder.activate_search(current)
-        text = _clean(hyp.hypstr) if hyp is not None else ""
-        if hyp is None or not text or not _is_complete(text, phrases):
-            return None
-        return text, _log_score(hyp.score)
+        return _complete(None if hyp is None else (hyp.hypstr, hyp.score), phrases)
 
     # -- streaming --------------------------------------------------------------------------
 
@@ -502,6 +534,17 @@ def _unexplained(speech: np.ndarray, segments: Iterable[Any]) -> float:
             covered[max(segment.start_frame, 0) : segment.end_frame + 1] = True
     left = speech & ~covered[: len(speech)]
     return float(left.sum()) / max(int(speech.sum()), 1)
+
+
+def _complete(
+    hypothesis: tuple[str, float] | None, phrases: frozenset[Phrase]
+) -> tuple[str, float] | None:
+    """A decoder's best hypothesis (words, path score) as a phrase of ``phrases`` and its log
+    score; None if the search found none or stopped short of a whole phrase."""
+    text = _clean(hypothesis[0]) if hypothesis is not None else ""
+    if hypothesis is None or not text or not _is_complete(text, phrases):
+        return None
+    return text, _log_score(hypothesis[1])
 
 
 def _is_complete(text: str, allowed: frozenset[Phrase]) -> bool:
