@@ -131,3 +131,6 @@ class SpeechInput:
         if self._thread is not None:
             self._thread.join(timeout=5)
         self.listener.stop()
+        stop = getattr(self.recognizer, "close", None)  # PocketSphinx's second decoder process
+        if callable(stop):
+            stop()
