@@ -273,6 +273,15 @@ def main() -> None:
     requests, answers = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # nothing else may write into the answers
     try:
+        _serve(requests, answers)
+    except (BrokenPipeError, EOFError):
+        # The recogniser went away mid-answer: end quietly (Python's advice for a closed
+        # pipe: point the output at devnull so that the exit's flush cannot fail again).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), answers.fileno())
+
+
+def _serve(requests: IO[bytes], answers: IO[bytes]) -> None:
+    try:
         dictionary, options = _read(requests)
         decoder = new_decoder(dictionary, options)
     except EOFError:
@@ -283,10 +292,7 @@ def main() -> None:
     _write(answers, READY)
     searches: OrderedDict[str, None] = OrderedDict()
     while True:
-        try:
-            name, graph, new_words, padded = _read(requests)
-        except (EOFError, OSError):
-            return
+        name, graph, new_words, padded = _read(requests)
         for word, phones in new_words:
             decoder.add_word(word, phones, True)
         if name not in searches:
