@@ -180,9 +180,13 @@ def test_forget_deletes_the_saved_voice_and_says_so(
     path.parent.mkdir(parents=True)
     path.write_text("1\n3\n", encoding="utf-8")
     path.with_suffix(".json").write_text("{}\n", encoding="utf-8")
+    half_written = [path.with_name(path.name + ".part"), path.with_name("voice.json.part")]
+    for file in half_written:  # a crash while saving
+        file.write_text("1\n", encoding="utf-8")
     assert main(["enrol", "--forget", "--no-speech"]) == 0
     assert "Ihre gelernte Stimme ist gelöscht" in capsys.readouterr().out
     assert not path.exists() and not path.with_suffix(".json").exists()
+    assert not any(file.exists() for file in half_written)
     assert main(["enrol", "--forget", "--no-speech", "--language", "en"]) == 0
     assert "No learned voice is saved." in capsys.readouterr().out
 

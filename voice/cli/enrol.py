@@ -442,8 +442,10 @@ def learn(
 
 
 def forget(output: Path, voice: _Voice) -> int:
+    from voice.recognizers.adaptation import Adaptation
+
     removed = False
-    for path in (output, output.with_suffix(".json"), output.with_name(output.name + ".part")):
+    for path in Adaptation.files(output):
         try:
             path.unlink()
             removed = True

@@ -174,6 +174,13 @@ class Adaptation:
         _write_atomically(path, "\n".join(lines) + "\n")
         _write_atomically(path.with_suffix(".json"), json.dumps(description, indent=2) + "\n")
 
+    @staticmethod
+    def files(path: Path) -> tuple[Path, ...]:
+        """Every file :meth:`save` writes for ``path``, half-written ones included: what
+        forgetting a voice deletes."""
+        written = (path, path.with_suffix(".json"))
+        return (*written, *(_partial(file) for file in written))
+
     @classmethod
     def load(cls, path: Path) -> Adaptation:
         """Read and check a saved transform: PocketSphinx itself would not say what is wrong
@@ -201,12 +208,17 @@ class Adaptation:
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    partial = path.with_name(path.name + ".part")
+    partial = _partial(path)
     with partial.open("w", encoding="utf-8") as handle:
         handle.write(text)
         handle.flush()
         os.fsync(handle.fileno())
     partial.replace(path)
+
+
+def _partial(path: Path) -> Path:
+    """Where ``path`` is written before it replaces the old one."""
+    return path.with_name(path.name + ".part")
 
 
 # -- the acoustic model's parameters ------------------------------------------------------------
