@@ -130,6 +130,24 @@ def test_one_core_means_one_process(monkeypatch: pytest.MonkeyPatch, vocab: Voca
     assert recognizer.second_process_memory_mb() == 0.0
 
 
+def test_a_recogniser_that_only_hears_commands_starts_no_second_process(
+    vocab: Vocabulary, tmp_path: Path
+) -> None:
+    """The talking clock listens for commands only: the rival search never runs for them, so
+    the helper (about 60 MB) is not started; the first context with a move starts it."""
+    recognizer = SphinxRecognizer(vocab, parallel=True)
+    try:
+        recognizer.set_context([("zeit",), ("züge",), ("stopp",)])
+        heard = recognizer.recognize(synthesize("Zeit", tmp_path), 16000)
+        assert heard.best == "zeit"
+        assert recognizer._second is None
+        recognizer.set_context(position_phrases(chess.Board(), vocab))
+        assert recognizer._second is not None
+        assert recognizer.wait_for_second_decoder()
+    finally:
+        recognizer.close()
+
+
 def test_closing_the_recognizer_ends_its_second_process(vocab: Vocabulary) -> None:
     recognizer = SphinxRecognizer(vocab, parallel=True)
     assert recognizer.wait_for_second_decoder()

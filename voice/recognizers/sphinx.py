@@ -213,11 +213,12 @@ class SphinxRecognizer:
             self._min_frame_score = MIN_FRAME_SCORE_ADAPTED
             extra["mllr"] = str(adaptation)
         self._decoder = make_decoder(words, self.lexicon, **extra)
+        # The second decoder process starts with the first context that holds a move: one that
+        # only ever hears commands (the talking clock) never needs it.
         self._second: SecondDecoder | None = None
+        self._second_setup: tuple[frozenset[str], dict[str, Any]] | None = None
         if parallel or (parallel is None and worth_it()):
-            dictionary = self.lexicon.dictionary(words)
-            self._second = SecondDecoder(dictionary, decoder_options(**extra))
-            weakref.finalize(self, self._second.close)
+            self._second_setup = (frozenset(words), decoder_options(**extra))
         self._added: list[tuple[str, str]] = []  # words added since, for the second decoder
         self._searches: OrderedDict[frozenset[Phrase], tuple[str, Graph]] = OrderedDict()
         self._allowed: frozenset[Phrase] = frozenset()
@@ -240,10 +241,20 @@ class SphinxRecognizer:
             self._second.close()
 
     def wait_for_second_decoder(self, timeout: float = 10.0) -> bool:
-        """Wait until the second decoder's process is up; False without one. A game need not
-        wait (until then both rival searches run here); the benchmark does, so that its first
-        decode times are those of a game under way."""
+        """Start the second decoder's process if it is wanted and not started yet, and wait
+        until it is up; False without one. A game need not wait (until then both rival searches
+        run here); the benchmark does, so that its first decode times are those of a game under
+        way."""
+        self._start_second()
         return self._second is not None and self._second.ready(timeout)
+
+    def _start_second(self) -> None:
+        """Start the second decoder's process (once; a given-up one is not started again)."""
+        if self._second is not None or self._second_setup is None:
+            return
+        words, options = self._second_setup
+        self._second = SecondDecoder(self.lexicon.dictionary(words), options)
+        weakref.finalize(self, self._second.close)
 
     def second_process_memory_mb(self) -> float:
         """Peak resident memory of the second decoder's process; 0 without one."""
@@ -266,6 +277,8 @@ class SphinxRecognizer:
         with self._lock:
             self._allowed = phrases
             self._decoder.activate_search(self._search_for(phrases))
+            if self._second is None and any(p not in self._plain for p in phrases):
+                self._start_second()
 
     def _search_for(self, phrases: frozenset[Phrase]) -> str:
         """The decoder search of a phrase set, built on first use and kept in a small cache."""
