@@ -14,10 +14,11 @@ import numpy as np
 import pytest
 from pulse import PulseAudio, Recording, similarity
 
+from voice import numbers_he
 from voice.audio import resample
 from voice.config import Settings, override
 from voice.earcons import EARCONS, earcon
-from voice.speak import Speaker, SpeechError, SpeechEvent, render
+from voice.speak import Speaker, SpeechError, SpeechEvent, digits_as_words, render
 
 MOVE = "Springer Felix drei"
 LONG = (
@@ -57,6 +58,28 @@ def test_render_gives_german_speech_samples(
     assert 1.0 < len(samples) / rate < 4.0
     assert np.abs(samples).max() > 8000
     assert "Audio saved" not in capsys.readouterr().out  # stdout stays clean for JSON tools
+
+
+def _spoken_seconds(samples: np.ndarray, rate: int) -> float:
+    """How long ``samples`` are clearly audible, in 10 ms frames."""
+    frame = rate // 100
+    count = len(samples) // frame
+    loud = np.abs(samples[: count * frame].reshape(count, frame)).max(axis=1) > 2000
+    return float(loud.sum()) / 100
+
+
+def test_hebrew_speech_says_numbers_that_espeak_would_skip_as_digits(settings: Settings) -> None:
+    """espeak-ng's Hebrew voice says nothing for digits: "מהלך 12" would lose the number."""
+    assert digits_as_words("מהלך 12, יציאה 8765", "he") == (
+        f"מהלך {numbers_he.number(12)}, יציאה {numbers_he.number(8765)}"
+    )
+    assert digits_as_words("Zug 12", "de") == "Zug 12"  # espeak-ng reads digits elsewhere
+    hebrew = override(settings, language={"blind": "he"}, speech={"voice": ""})
+    samples, rate = render("12", hebrew)
+    assert _spoken_seconds(samples, rate) > 0.3
+    with_digit_words, _ = render("מהלך 12", hebrew)
+    without_number, _ = render("מהלך", hebrew)
+    assert _spoken_seconds(with_digit_words, rate) > _spoken_seconds(without_number, rate) + 0.3
 
 
 def test_volume_scales_the_rendered_speech(settings: Settings) -> None:

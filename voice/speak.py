@@ -223,13 +223,28 @@ def render(
     """``text`` spoken with the configured voice, rate and volume: int16 mono samples, rate."""
     renderer = _the_renderer()
     speech = settings.speech
-    voice_id = renderer.voice_for(
-        speech.voice if voice is None else voice, language or settings.language.blind
-    )
-    samples, rate = renderer.render(text, voice_id, speech.rate)
+    language = language or settings.language.blind
+    voice_id = renderer.voice_for(speech.voice if voice is None else voice, language)
+    samples, rate = renderer.render(digits_as_words(text, language), voice_id, speech.rate)
     if speech.volume < 1.0:
         samples = (samples.astype(np.float32) * speech.volume).astype(np.int16)
     return samples, rate
+
+
+def digits_as_words(text: str, language: str) -> str:
+    """Digits written out where espeak-ng's voice would say nothing for them: its Hebrew voice
+    skips "5" and "8765" (a move number, a port) silently. Other languages read digits."""
+    if language != "he":
+        return text
+    from voice import numbers_he
+
+    def words(found: re.Match[str]) -> str:
+        digits = found.group()
+        if len(digits) > 6:  # a long run (a date in a file name): digit by digit
+            return " ".join(numbers_he.number(int(d)) for d in digits)
+        return numbers_he.number(int(digits))
+
+    return re.sub(r"\d+", words, text)
 
 
 # -- playing --------------------------------------------------------------------------------
