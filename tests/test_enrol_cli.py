@@ -25,6 +25,7 @@ from speech_audio import needs_espeak, synthesize
 from voice.cli import main
 from voice.cli.enrol import enrolment_phrases, heard_right
 from voice.config import Settings, override
+from voice.learning import RecordingStore
 from voice.phrases import speakable
 from voice.recognizers.adaptation import Adaptation, Sample, default_path
 from voice.recognizers.sphinx import SphinxRecognizer
@@ -270,8 +271,8 @@ def test_a_short_spoken_enrolment_saves_a_voice_the_recogniser_loads(
 ) -> None:
     vocab = Vocabulary.default()
     phrases = [vocab.display(p) for p in enrolment_phrases(vocab, 5)]
-    output = tmp_path / "voice.mllr"
-    con = Console("enrol", "--count", "5", "--output", str(output))
+    output = default_path()  # where games look for it
+    con = Console("enrol", "--count", "5")
     try:
         con.expect("Ich lerne jetzt Ihre Stimme: Ich sage 5 Züge")
         with pulse.record("speaker.monitor") as heard:
@@ -295,3 +296,7 @@ def test_a_short_spoken_enrolment_saves_a_voice_the_recogniser_loads(
     Adaptation.load(output)
     SphinxRecognizer(vocab, adaptation=output)
     assert json.loads(output.with_suffix(".json").read_text(encoding="utf-8"))["utterances"] >= 4
+    # The recordings stay, with those of games, for learning the voice again after a game.
+    kept = RecordingStore().entries()
+    assert [entry["text"] for entry in kept] == [" ".join(p) for p in enrolment_phrases(vocab, 5)]
+    assert all(entry["wav"].startswith("enrol-") for entry in kept)

@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import errno
 import io
+import logging
 import signal
 import socket
 import sys
@@ -52,6 +53,7 @@ from voice.events import (
 )
 from voice.host import GameHost
 from voice.journal import Journal, journal_dir, new_journal_path
+from voice.learning import GameLearner, RecordingStore
 from voice.messages import display_text, message
 from voice.phrases import speakable
 from voice.session import GameSession
@@ -70,6 +72,8 @@ Opponent = Literal["board", "engine"]
 
 EXIT_OK = 0
 EXIT_SETUP = 2  # something the user must fix before a game can start
+
+log = logging.getLogger(__name__)
 
 
 class InputSource(Protocol):
@@ -212,6 +216,7 @@ class App:
         self._inbox: _Inbox | None = None
         self._quit_asked = False
         self._game_over_said = False
+        self.learner: GameLearner | None = None
 
     # -- words ------------------------------------------------------------------------------
 
@@ -593,6 +598,32 @@ class App:
         self.host = GameHost(self.session, record=self.journal.append, start_ms=start_ms, held=held)
         self.host.subscribe(self._show)
         self.host.subscribe(self._update_context)
+        self.learner = self._learner()
+        if self.learner is not None:
+            self.host.subscribe(self._learn)
+
+    def _learner(self) -> GameLearner | None:
+        """Keeps the recordings of the moves the player says ([speech] learn_from_games), when
+        the voice learnt from them would be used: PocketSphinx with adaptation "auto"."""
+        speech = self.settings.speech
+        if not speech.learn_from_games or speech.adaptation != "auto":
+            return None
+        from voice.recognizers.sphinx import SphinxRecognizer
+        from voice.speech_input import SpeechInput
+
+        source = self.source
+        if not isinstance(source, SpeechInput):
+            return None
+        if not isinstance(source.recognizer, SphinxRecognizer):
+            return None
+        return GameLearner(RecordingStore(), self.vocab, source.recent)
+
+    def _learn(self, outputs: Sequence[OutputEvent]) -> None:
+        assert self.session is not None and self.learner is not None
+        try:
+            self.learner.on_outputs(outputs, self.session.board, self.session.blind)
+        except Exception:  # learning must never disturb the game
+            log.exception("could not keep the recording of a move")
 
     async def _start_game(self, start_ms: int) -> None:
         if self.host is None:
@@ -776,6 +807,11 @@ class App:
             self.keys.close()
         if self.source is not None:
             self.source.close()
+        if self.learner is not None:
+            try:
+                self.learner.finish()
+            except Exception:  # the game is over and saved; learning can wait for the next
+                log.exception("could not start learning the voice")
         if self.journal is not None:
             self.journal.close()
             if self.session is not None:

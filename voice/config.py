@@ -159,6 +159,7 @@ class SpeechSettings(Section):
     vosk_model: str
     nbest: Annotated[int, Field(ge=1, le=20)]
     adaptation: str
+    learn_from_games: bool
     voice: str
     rate: Annotated[int, Field(ge=60, le=400)]
     volume: Annotated[float, Field(ge=0, le=1)]

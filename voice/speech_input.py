@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import queue
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
+
+import numpy as np
 
 from voice.config import Settings
 from voice.listen import RATE, Listener, Utterance
@@ -22,6 +25,7 @@ from voice.text_input import Heard
 from voice.vocabulary import Phrase, Vocabulary
 
 _POLL_S = 0.2
+_RECENT = 4  # utterances remembered: a move, then "ja" or a number, then perhaps more
 
 ENROL_COMMAND = "voice-chess enrol"
 
@@ -55,6 +59,7 @@ class SpeechInput:
         self._thread: threading.Thread | None = None
         # One decoder, two threads: the end-pointer's completion check and recognition.
         self._decoding = threading.Lock()
+        self._recent: deque[tuple[Heard, np.ndarray]] = deque(maxlen=_RECENT)
 
     def describe(self, language: str) -> str:
         """ "Spracherkennung PocketSphinx … am Mikrofon …" for the start-up sentence."""
@@ -102,8 +107,8 @@ class SpeechInput:
         interruptions = self.listener.interruptions()
         while not self._closed.is_set():
             try:
-                heard = interruptions.get_nowait()
-                self._maybe_stop(heard)
+                interruption = interruptions.get_nowait()
+                self._maybe_stop(interruption)
                 continue
             except queue.Empty:
                 pass
@@ -113,7 +118,16 @@ class SpeechInput:
                 continue
             with self._lock:
                 context = self._context
-            deliver(self._recognise(utterance, context))
+            heard = self._recognise(utterance, context)
+            with self._lock:
+                self._recent.append((heard, utterance.audio))
+            deliver(heard)
+
+    def recent(self) -> list[tuple[Heard, np.ndarray]]:
+        """The latest utterances heard, oldest first, each as (n-best, audio): what a move the
+        player made was heard from (:mod:`voice.learning`)."""
+        with self._lock:
+            return list(self._recent)
 
     def _recognise(self, utterance: Utterance, context: frozenset[Phrase]) -> Heard:
         transcript = self._decode(utterance.audio, context)

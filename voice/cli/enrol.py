@@ -16,7 +16,8 @@ recordings it used and how many of the recorded moves the recogniser heard right
 after adaptation (those are the enrolment moves themselves, so the figure flatters).
 
 ``--from FILE`` takes recordings made elsewhere instead (JSON lines ``{"wav", "text"}``, paths
-relative to the file, any common WAV format); ``--forget`` deletes the saved voice.
+relative to the file, any common WAV format); ``--forget`` deletes the saved voice and the
+recordings kept to learn it again (:mod:`voice.learning`).
 """
 
 from __future__ import annotations
@@ -84,7 +85,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--forget",
         action="store_true",
-        help="delete the saved voice; games then recognise without it",
+        help="delete the saved voice and the recordings kept to learn it; games then "
+        "recognise without it",
     )
     parser.add_argument(
         "--count",
@@ -441,10 +443,29 @@ def learn(
     return EXIT_SAVED
 
 
+def _keep_for_games(samples: Sequence[Any]) -> None:
+    """Keep the enrolment recordings with those of games (:mod:`voice.learning`): learning
+    from games later starts from them instead of losing them."""
+    from voice.learning import RecordingStore
+
+    store = RecordingStore()
+    try:
+        for sample in samples:
+            store.add(sample.pcm, sample.phrase, "enrol")
+    except OSError as error:  # the voice is saved; only later learning loses these
+        print(f"voice-chess enrol: recordings not kept ({error})", file=sys.stderr)
+
+
 def forget(output: Path, voice: _Voice) -> int:
+    from voice.learning import RecordingStore
     from voice.recognizers.adaptation import Adaptation
 
     removed = False
+    try:
+        removed = RecordingStore().forget()
+    except OSError as error:
+        voice.say("enrol.failed", error=f"{RecordingStore().folder}: {error.strerror or error}")
+        return EXIT_NOT_SAVED
     for path in Adaptation.files(output):
         try:
             path.unlink()
@@ -515,6 +536,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 return EXIT_SETUP
             phrases = list(dict.fromkeys(sample.phrase for sample in samples))
         status = learn(samples, vocab, output, voice, phrases, recognizer)
+        if interactive and status == EXIT_SAVED and args.output is None:
+            _keep_for_games(samples)
         if status == EXIT_SAVED and (note := _setting_note(settings, output)):
             print(f"voice-chess enrol: {note}", file=sys.stderr)
         return status

@@ -1,0 +1,121 @@
+"""Learning the player's voice from games: which recordings are kept, how many, and learning
+again in the background after a game (real espeak-ng speech, a real enrol process)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import chess
+import numpy as np
+import pytest
+from speech_audio import needs_espeak, synthesize
+
+from voice import learning
+from voice.cli import main
+from voice.events import MoveMade, Say
+from voice.learning import GameLearner, RecordingStore
+from voice.recognizers.adaptation import Adaptation, default_path
+from voice.vocabulary import Vocabulary
+from voice.wavio import load_for_recognition
+
+
+def _after(*moves: str) -> chess.Board:
+    board = chess.Board()
+    for move in moves:
+        board.push_uci(move)
+    return board
+
+
+def _tone(seconds: float, seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).normal(0, 3000, int(16000 * seconds)).astype(np.int16)
+
+
+def test_a_move_said_then_confirmed_keeps_the_recording_of_the_move_with_its_words(
+    tmp_path: Path, vocab: Vocabulary
+) -> None:
+    """The move's utterance lies before the "ja" that confirmed it; its words are those the
+    recogniser heard for the move that was played, not its first guess."""
+    store = RecordingStore(tmp_path / "recordings")
+    move_audio, yes_audio = _tone(1.5, 1), _tone(0.5, 2)
+    recent = [
+        ((("springer felix drei", 0.6), ("springer hector drei", 0.4)), move_audio),
+        ((("ja", 0.9),), yes_audio),
+    ]
+    learner = GameLearner(store, vocab, lambda: recent)
+    board = _after("g1h3")  # the recogniser's second reading was the move played
+    learner.on_outputs([Say(5, "Springer h3"), MoveMade(5, "g1h3", "Nh3", "white")], board, "white")
+    entries = store.entries()
+    assert [entry["text"] for entry in entries] == ["springer hector drei"]
+    assert np.array_equal(load_for_recognition(store.folder / entries[0]["wav"]), move_audio)
+    assert learner.kept == 1
+
+
+def test_the_opponents_moves_and_moves_not_said_are_not_kept(
+    tmp_path: Path, vocab: Vocabulary
+) -> None:
+    store = RecordingStore(tmp_path / "recordings")
+    recent = [((("bauer eva vier", 0.9),), _tone(1.0, 3))]
+    learner = GameLearner(store, vocab, lambda: recent)
+    # The sighted opponent's move, although the player's last utterance named a move.
+    learner.on_outputs([MoveMade(9, "e7e5", "e5", "black")], _after("e2e4", "e7e5"), "white")
+    # A move of the player's that no recent utterance named (typed, keys, the web board).
+    learner.on_outputs([MoveMade(9, "d2d4", "d4", "white")], _after("d2d4"), "white")
+    assert store.entries() == [] and learner.kept == 0
+
+
+def test_only_the_latest_recordings_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(learning, "MAX_KEPT", 3)
+    store = RecordingStore(tmp_path / "recordings")
+    paths = [store.add(_tone(0.2, n), ("eva", str(n)), "game") for n in range(5)]
+    assert [entry["text"] for entry in store.entries()] == ["eva 2", "eva 3", "eva 4"]
+    assert [path.exists() for path in paths] == [False, False, True, True, True]
+
+
+def test_a_game_with_too_few_new_moves_starts_no_learning(
+    tmp_path: Path, vocab: Vocabulary
+) -> None:
+    store = RecordingStore(tmp_path / "recordings")
+    for n in range(learning.MIN_TO_LEARN):
+        store.add(_tone(0.2, n), ("eva", "vier"), "enrol")
+    learner = GameLearner(store, vocab, list)
+    learner.kept = learning.MIN_NEW - 1
+    assert learner.finish() is None
+
+
+@needs_espeak
+def test_a_game_with_enough_new_moves_learns_the_voice_in_the_background(
+    tmp_path: Path, vocab: Vocabulary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What happens after a game: ``voice-chess enrol --from`` on the kept recordings, in its
+    own process; the next game finds the voice where ``adaptation = "auto"`` looks."""
+    monkeypatch.setattr(learning, "MIN_TO_LEARN", 12)  # twelve moves are quicker to make
+    store = RecordingStore()
+    said = ["Springer Felix drei", "Bauer Eva vier", "Dame Hector fünf", "Turm David eins"]
+    said += ["Läufer Cesar vier", "Bauer Bella drei", "Springer Anna sechs", "König Gustav zwei"]
+    said += ["Lange Rochade", "Kurze Rochade", "Bauer Anna vier", "Dame David acht"]
+    for text in said:
+        store.add(synthesize(text, tmp_path), vocab.normalize(text), "game")
+    learner = GameLearner(store, vocab, list)
+    learner.kept = len(said)
+    assert not default_path().exists()
+    process = learner.finish()
+    assert process is not None
+    assert process.wait(timeout=300) == 0, (store.folder / "learning.log").read_text()
+    Adaptation.load(default_path())  # a whole, readable transform
+    log = (store.folder / "learning.log").read_text(encoding="utf-8")
+    assert str(default_path()) in log
+    assert [entry["text"] for entry in store.entries()] == [
+        " ".join(vocab.normalize(t)) for t in said
+    ]
+
+
+def test_forgetting_the_voice_also_deletes_the_kept_recordings(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    store = RecordingStore()
+    store.add(_tone(0.3, 1), ("eva", "vier"), "game")
+    assert main(["enrol", "--forget", "--no-speech", "--language", "en"]) == 0
+    assert not store.folder.exists()
+    assert "No learned voice is saved." not in capsys.readouterr().out

@@ -1,0 +1,188 @@
+"""Learning the player's voice from their games: the moves they said that were played.
+
+Enrolment (``voice-chess enrol``) teaches the embedded recogniser a voice from twenty moves said
+on request. A game holds many more, said as the player really speaks, in the room and with the
+microphone of play. After each move the blind player made by voice, its recording and the words
+the recogniser heard for that move are kept in the data folder (``voice/recordings``, the latest
+:data:`MAX_KEPT`; enrolment keeps its recordings there too). When a game ends with at least
+:data:`MIN_NEW` new ones, the voice is learnt again from all of them by ``voice-chess enrol
+--from`` in a process of its own, so the program closes at once; the next game uses it.
+
+Only moves that were played are kept, with the words the player was understood to say: asked
+back and confirmed, chosen by number, or accepted. A move that was misheard and not noticed is
+the rare bad label; learning leaves out recordings whose sound does not match their words
+(:data:`voice.recognizers.adaptation.MISMATCH`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+import chess
+import numpy as np
+
+from voice.events import MoveMade, OutputEvent, Side
+from voice.phrases import phrase_table
+from voice.recognizers.grammar import TRAILING_WORDS
+from voice.vocabulary import Phrase, Vocabulary
+from voice.wavio import RATE, write_wav
+
+log = logging.getLogger(__name__)
+
+MAX_KEPT = 120
+"""Recordings kept (the latest): enough for a good estimate, a few minutes of learning."""
+
+MIN_NEW = 10
+"""New recordings a game must bring before the voice is learnt again."""
+
+MIN_TO_LEARN = 20
+"""Recordings needed in all before the first estimate (as many as enrolment asks for)."""
+
+Heard = tuple[tuple[str, float], ...]
+
+
+def recordings_folder() -> Path:
+    """``<user data>/voice-chess/voice/recordings``: next to the learnt voice."""
+    from voice.recognizers.adaptation import default_path
+
+    return default_path().parent / "recordings"
+
+
+class RecordingStore:
+    """Recordings of moves with their words, listed in ``index.jsonl`` in the JSON-lines form
+    ``voice-chess enrol --from`` reads (``{"wav", "text"}``, paths relative to the list)."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder or recordings_folder()
+        self.index = self.folder / "index.jsonl"
+        self._lock = threading.Lock()
+
+    def entries(self) -> list[dict[str, str]]:
+        """The listed recordings, oldest first (an unreadable line is skipped)."""
+        try:
+            lines = self.index.read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError:
+            return []
+        entries = []
+        for line in lines:
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(entry, dict) and "wav" in entry and "text" in entry:
+                entries.append(entry)
+        return entries
+
+    def add(self, audio: np.ndarray, phrase: Phrase, source: str) -> Path:
+        """Keep one recording of ``phrase`` (16 kHz int16); the oldest beyond
+        :data:`MAX_KEPT` are deleted."""
+        with self._lock:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            path = self.folder / f"{source}-{stamp}-{time.monotonic_ns() % 10**9:09d}.wav"
+            write_wav(path, np.asarray(audio, dtype=np.int16), RATE)
+            entries = [*self.entries(), {"wav": path.name, "text": " ".join(phrase)}]
+            keep = max(MAX_KEPT, 1)
+            for old in entries[:-keep]:
+                (self.folder / old["wav"]).unlink(missing_ok=True)
+            self._write(entries[-keep:])
+            return path
+
+    def _write(self, entries: Sequence[dict[str, str]]) -> None:
+        partial = self.index.with_name(self.index.name + ".part")
+        with partial.open("w", encoding="utf-8") as handle:
+            handle.writelines(json.dumps(entry, ensure_ascii=False) + "\n" for entry in entries)
+            handle.flush()
+            os.fsync(handle.fileno())
+        partial.replace(self.index)
+
+    def forget(self) -> bool:
+        """Delete every recording and the list; True if there was anything."""
+        if not self.folder.is_dir():
+            return False
+        for file in self.folder.iterdir():
+            file.unlink(missing_ok=True)
+        self.folder.rmdir()
+        return True
+
+
+class GameLearner:
+    """Watches a game's outputs and keeps the recording of each move the blind player said.
+
+    ``recent()`` gives the latest utterances heard, newest last, each as (n-best, audio): the
+    move's own utterance may lie before a "ja" or a choice by number."""
+
+    def __init__(
+        self,
+        store: RecordingStore,
+        vocab: Vocabulary,
+        recent: Callable[[], Sequence[tuple[Heard, np.ndarray]]],
+    ) -> None:
+        self.store = store
+        self.vocab = vocab
+        self.recent = recent
+        self.kept = 0
+        """Recordings kept in this game."""
+
+    def on_outputs(self, outputs: Iterable[OutputEvent], board: chess.Board, blind: Side) -> None:
+        """After the session answered an input: keep the recording of a move the blind player
+        made by voice. ``board`` is the game's board after these outputs."""
+        for out in outputs:
+            if isinstance(out, MoveMade) and out.by == blind:
+                before = _before(board, out.uci)
+                if before is not None:
+                    self._keep(before, chess.Move.from_uci(out.uci))
+
+    def _keep(self, board: chess.Board, move: chess.Move) -> None:
+        table = phrase_table(board, self.vocab)
+        for heard, audio in reversed(self.recent()):
+            for text, _ in heard:
+                phrase = self.vocab.normalize(text)
+                words = tuple(w for w in phrase if w not in TRAILING_WORDS)
+                if table.phrases.get(words) == move:
+                    self.store.add(audio, phrase, "game")
+                    self.kept += 1
+                    return
+
+    def finish(self) -> subprocess.Popen[bytes] | None:
+        """At the end of the game: learn the voice again in the background if this game brought
+        enough new recordings; the learning process, or None."""
+        if self.kept < MIN_NEW or len(self.store.entries()) < MIN_TO_LEARN:
+            return None
+        return learn_in_background(self.store)
+
+
+def learn_in_background(store: RecordingStore) -> subprocess.Popen[bytes] | None:
+    """``voice-chess enrol --from`` on the kept recordings, in a process of its own that
+    outlives this one; what it says goes to ``learning.log`` beside the recordings."""
+    try:
+        with (store.folder / "learning.log").open("ab") as log_file:
+            return subprocess.Popen(
+                [sys.executable, "-m", "voice", "enrol", "--from", str(store.index), "--no-speech"],
+                stdin=subprocess.DEVNULL,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # not stopped with the game's terminal
+            )
+    except OSError as error:
+        log.warning("could not start learning the voice: %s", error)
+        return None
+
+
+def _before(board: chess.Board, uci: str) -> chess.Board | None:
+    """The position before ``uci`` was played, among the last few moves of ``board``."""
+    earlier = board.copy()
+    for _ in range(3):
+        if not earlier.move_stack:
+            return None
+        if earlier.pop().uci() == uci:
+            return earlier
+    return None
