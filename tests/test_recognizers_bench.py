@@ -171,3 +171,38 @@ def test_with_enrol_each_voice_is_heard_by_a_recogniser_adapted_to_it(
     assert report.tallies["clean"].outcomes["correct"] >= 5
     text = asr.format_report(report, backend="sphinx", seed=5, enrol=8)
     assert "enrolled with 8 moves each" in text.splitlines()[0]
+
+
+def test_learning_from_play_keeps_what_a_game_would_play_with_the_words_heard(
+    settings: Settings, vocab: Vocabulary, tmp_path: Path
+) -> None:
+    """--learn: moves accepted, asked back or picked from a choice are learnt with the words
+    they were heard as; what a game would reject (small talk) is not."""
+    from voice.phrases import phrase_table
+    from voice.recognizers.adaptation import Sample
+    from voice.recognizers.sphinx import SphinxRecognizer
+
+    moves = asr.make_items(6, vocab, 5, voices=("de",))
+    talk = asr.non_chess_items(5, [moves[0].fen], repeats=1, voices=("de",))[:2]
+    items = [*moves, *talk]
+    samples = [
+        Sample(asr.load_for_recognition(asr._synthesize(item, tmp_path)), item.phrase)
+        for item in items
+    ]
+    kept = asr._played(samples, items, vocab, SphinxRecognizer(vocab, parallel=False), settings)
+    assert 4 <= len(kept) <= len(moves)
+    talk_audio = [sample.pcm for sample in samples[len(moves) :]]
+    assert not any(any(k.pcm is t for t in talk_audio) for k in kept)
+    for sample in kept:
+        item = items[[s.pcm is sample.pcm for s in samples].index(True)]
+        words = tuple(w for w in sample.phrase if w not in asr.TRAILING_WORDS)
+        assert words in phrase_table(chess.Board(item.fen), vocab).phrases  # a move there
+
+
+def test_with_learn_the_heading_says_how_the_voices_were_learnt(
+    settings: Settings, vocab: Vocabulary
+) -> None:
+    report = asr.run(settings, vocab, count=4, seed=5, voices=("de", "de+m3"), learn=8)
+    assert report.tallies["clean"].count == 4
+    text = asr.format_report(report, backend="sphinx", seed=5, learn=8)
+    assert "learnt from 8 moves played each" in text.splitlines()[0]

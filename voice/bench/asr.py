@@ -28,6 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import chess
 import numpy as np
@@ -40,6 +41,9 @@ from voice.recognizers.grammar import TRAILING_WORDS, position_phrases
 from voice.recognizers.lexicon import Lexicon, lexicon_dir
 from voice.vocabulary import PIECE_WORDS, Phrase, Vocabulary
 from voice.wavio import RATE, load_for_recognition, mix_at_snr, to_int16
+
+if TYPE_CHECKING:
+    from voice.recognizers.adaptation import Sample
 
 VOICES: tuple[str, ...] = (
     "de",
@@ -454,6 +458,7 @@ def run(
     voices: Sequence[str] = VOICES,
     lexicon: Sequence[Path] = (),
     enrol: int = 0,
+    learn: int = 0,
 ) -> Report:
     """Generate the corpus, decode every utterance in every condition, tally the outcomes.
 
@@ -462,7 +467,10 @@ def run(
     shipped ones (PocketSphinx only). ``enrol`` > 0 first enrols every voice with that many
     moves of its own (other positions, another seed) and decodes each voice's utterances with
     its adaptation, as a player who ran ``voice-chess enrol``; otherwise no adaptation is used,
-    whatever the settings say, so that the figures are those of the recogniser as shipped."""
+    whatever the settings say, so that the figures are those of the recogniser as shipped.
+    ``learn`` > 0 instead has every voice first play that many moves of its own with the
+    recogniser as shipped, and learns from the moves that would have been played, with the words
+    they were heard as (wrong ones included), as after a game (:mod:`voice.learning`)."""
     if shutil.which("espeak-ng") is None or shutil.which("sox") is None:
         raise RuntimeError("the benchmark needs espeak-ng and sox (apt-get install espeak-ng sox)")
     folder = Path(tempfile.mkdtemp(prefix="voice-chess-bench-")) if keep is None else keep
@@ -480,6 +488,7 @@ def run(
             voices,
             lexicon,
             enrol,
+            learn,
         )
     finally:
         if keep is None:
@@ -498,13 +507,16 @@ def _run(
     voices: Sequence[str] = VOICES,
     lexicon: Sequence[Path] = (),
     enrol: int = 0,
+    learn: int = 0,
 ) -> Report:
     # First, so that a missing model or a bad lexicon file is reported before the corpus is made.
     shipped = settings.model_copy(
         update={"speech": settings.speech.model_copy(update={"adaptation": "off"})}
     )
-    if enrol and (backend or settings.speech.recognizer) != "sphinx":
-        raise RuntimeError("--enrol only applies to the PocketSphinx recogniser")
+    if (enrol or learn) and (backend or settings.speech.recognizer) != "sphinx":
+        raise RuntimeError("--enrol and --learn only apply to the PocketSphinx recogniser")
+    if enrol and learn:
+        raise RuntimeError("--enrol or --learn, not both")
     words = _lexicon(lexicon) if lexicon else None
     recognizer = _recognizer(shipped, vocab, backend, model_path, words)
     started = time.perf_counter()
@@ -516,9 +528,12 @@ def _run(
     noise = _noise("pinknoise", 60.0, folder, seed)
     rng = np.random.default_rng(seed)
     enrolled: dict[str, Path] = {}
-    if enrol:
+    if enrol or learn:
         words = words or Lexicon.load()
-        enrolled = _enrol_voices(vocab, voices, enrol, seed, folder, progress, words)
+        player = (recognizer, settings) if learn else None
+        enrolled = _enrol_voices(
+            vocab, voices, enrol or learn, seed, folder, progress, words, played_by=player
+        )
     listener, listening_to = recognizer, ""  # with --enrol: whose adapted recogniser is loaded
     generate_s = time.perf_counter() - started
     _warm(listener)
@@ -600,12 +615,14 @@ def _run(
     progress(f"decoding {len(moves)} moves in three conditions, then the rest ...")
     for voice, job in work:
         if enrolled and listening_to != voice:
-            helper_mb = max(helper_mb, _close(listener))
-            listener = _adapted(settings, vocab, enrolled[voice], words)
+            if listener is not recognizer:
+                helper_mb = max(helper_mb, _close(listener))
+            adapted = enrolled.get(voice)  # None: too little was played to learn from
+            listener = recognizer if adapted is None else _adapted(settings, vocab, adapted, words)
             listening_to = voice
             _warm(listener)
         job()
-    helper_mb = max(helper_mb, _close(listener))
+    helper_mb = max(helper_mb, _close(listener), _close(recognizer))
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     utterances = sum(t.count for t in tallies.values())
     return Report(
@@ -629,12 +646,16 @@ def _enrol_voices(
     folder: Path,
     progress: Callable[[str], None],
     words: Lexicon,
+    played_by: tuple[Recognizer, Settings] | None = None,
 ) -> dict[str, Path]:
     """Each voice enrolled with ``count`` moves of its own (another seed, so other positions and
-    phrases than the corpus): the path of its adaptation."""
-    from voice.recognizers.adaptation import Sample, estimate
+    phrases than the corpus): the path of its adaptation. With ``played_by`` (the recogniser as
+    shipped, the settings), only the moves a game would have played are learnt, with the words
+    they were heard as; a voice with too little of that gets no adaptation."""
+    from voice.recognizers.adaptation import Sample, TooLittleSpeech, estimate
 
-    progress(f"enrolling {len(voices)} voices with {count} moves each ...")
+    how = "playing" if played_by else "enrolling"
+    progress(f"{how} {len(voices)} voices with {count} moves each ...")
     adapted: dict[str, Path] = {}
     for number, voice in enumerate(voices):
         items = [
@@ -647,10 +668,42 @@ def _enrol_voices(
             Sample(load_for_recognition(path), item.phrase)
             for item, path in zip(items, paths, strict=True)
         ]
+        if played_by is not None:
+            samples = _played(samples, items, vocab, *played_by)
         path = folder / f"voice-{number:02d}.mllr"
-        estimate(samples, vocab, lexicon=words).save(path)
+        try:
+            estimate(samples, vocab, lexicon=words).save(path)
+        except TooLittleSpeech:
+            continue
         adapted[voice] = path
     return adapted
+
+
+def _played(
+    samples: Sequence[Sample],
+    items: Sequence[Item],
+    vocab: Vocabulary,
+    recognizer: Recognizer,
+    settings: Settings,
+) -> list[Sample]:
+    """What a game keeps of these utterances (:mod:`voice.learning`): a move accepted or
+    asked back is played, right or wrong, with the words it was heard as; from a choice the
+    player picks the right move if offered; a rejected one is said again (not simulated)."""
+    from voice.recognizers.adaptation import Sample
+
+    kept = []
+    for sample, item in zip(samples, items, strict=True):
+        board = chess.Board(item.fen)
+        recognizer.set_context(position_phrases(board, vocab))
+        transcript = recognizer.recognize(sample.pcm, RATE)
+        result = match_move(board, hypotheses(transcript, vocab), vocab, settings.matching)
+        if result.decision in (Decision.ACCEPT, Decision.CONFIRM) and result.heard:
+            kept.append(Sample(sample.pcm, result.heard))
+        elif result.decision == Decision.CHOOSE:
+            right = [c for c in result.candidates if c.move.uci() == item.move]
+            if right:
+                kept.append(Sample(sample.pcm, right[0].phrase))
+    return kept
 
 
 def _warm(recognizer: Recognizer) -> None:
@@ -716,9 +769,12 @@ def format_report(
     failures: int = 0,
     voices: str = "benchmark",
     enrol: int = 0,
+    learn: int = 0,
 ) -> str:
     """The figures as the README describes them."""
     enrolled = f" enrolled with {enrol} moves each" if enrol else ""
+    if learn:
+        enrolled = f" learnt from {learn} moves played each"
     lines = [
         f"ASR benchmark: backend {backend}, seed {seed}, {voices} voices{enrolled}, "
         f"{report.utterances} decodes (corpus made in {report.generate_s:.1f} s)",

@@ -55,6 +55,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="first enrol each voice with N moves of its own, as 'voice-chess enrol' does, "
         "and measure with its adaptation (PocketSphinx)",
     )
+    asr.add_argument(
+        "--learn",
+        type=int,
+        default=0,
+        metavar="N",
+        help="first let each voice play N moves of its own and learn from those a game would "
+        "have played, with the words heard, as after a game (PocketSphinx)",
+    )
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -76,6 +84,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             voices=asr.TRAINING_VOICES if args.voices == "training" else asr.VOICES,
             lexicon=args.lexicon,
             enrol=args.enrol,
+            learn=args.learn,
         )
     except (RecognizerError, RuntimeError, LexiconError, OSError) as error:
         print(f"voice-chess bench asr: {error}", file=sys.stderr)
@@ -88,6 +97,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             failures=args.failures,
             voices=args.voices,
             enrol=args.enrol,
+            learn=args.learn,
         )
     )
     if args.json:
