@@ -12,7 +12,7 @@ from speech_audio import needs_espeak, synthesize
 
 from voice.bench import asr
 from voice.phrases import phrase_table
-from voice.recognizers import RecognizerError, adaptation
+from voice.recognizers import RecognizerError, adaptation, sphinx
 from voice.recognizers.adaptation import (
     Adaptation,
     AdaptationError,
@@ -216,3 +216,30 @@ def test_a_recording_of_other_words_is_not_learnt_from(tmp_path: Path, vocab: Vo
     results = adaptation._align([*right, *other], vocab, Lexicon.load(), model)
     used = [result is not None for result in results]
     assert used == [True, True, True, True, False, False]  # the two of other words are skipped
+
+
+@needs_espeak
+def test_an_adapted_recogniser_trusts_score_gaps_more_when_the_room_is_quiet(
+    tmp_path: Path, vocab: Vocabulary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the player's voice learnt and nothing masking it, a rival move's score gap counts
+    for more (CONFIDENCE_SCALE_QUIET_ADAPTED); in noise, or without adaptation, it does not."""
+    path = tmp_path / "voice.mllr"
+    _transform().save(path)
+    clean = synthesize("Springer Felix drei", tmp_path)
+    noisy = adaptation.with_pink_noise(clean, 10.0, seed=1)
+    assert sphinx.dynamic_range_db(clean) >= sphinx.QUIET_DB > sphinx.dynamic_range_db(noisy)
+    monkeypatch.setattr(sphinx, "CONFIDENCE_SCALE_QUIET_ADAPTED", 10_000.0)  # rivals vanish
+    context = position_phrases(chess.Board(), vocab)
+    heard = {}
+    for name, recognizer, audio in [
+        ("adapted, quiet", SphinxRecognizer(vocab, adaptation=path, parallel=False), clean),
+        ("adapted, noisy", SphinxRecognizer(vocab, adaptation=path, parallel=False), noisy),
+        ("not adapted, quiet", SphinxRecognizer(vocab, parallel=False), clean),
+    ]:
+        recognizer.set_context(context)
+        heard[name] = recognizer.recognize(audio, 16000).nbest
+    assert all(nbest[0][0] == "springer felix drei" for nbest in heard.values())
+    assert all(confidence == 0.0 for _, confidence in heard["adapted, quiet"][1:])
+    assert any(confidence > 0.0 for _, confidence in heard["not adapted, quiet"][1:])
+    assert any(confidence > 0.0 for _, confidence in heard["adapted, noisy"][1:])

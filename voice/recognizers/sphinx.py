@@ -115,6 +115,17 @@ talk forced onto chess words, so the unadapted limit let about five times as muc
 through. Tuned on enrolled training voices: 19 → 3 of 240 sentences proposed a move, at the cost
 of 2 of 360 clean moves."""
 
+CONFIDENCE_SCALE_QUIET_ADAPTED = 30.0
+"""The scale for a recogniser adapted to the player's voice when the utterance is quiet (see
+:data:`QUIET_DB`): the voice is known and nothing masks it, so a score gap means more. Tuned on
+enrolled training voices: clean 93.7% → 96.3% correct, still no wrong move; in noise the higher
+scale let more wrong moves through (6.7% → 7.7%), hence only when quiet."""
+
+QUIET_DB = 35.0
+"""An utterance whose loud frames stand this far above its quiet ones (97th and 10th
+percentile of frame energy) is quiet: clean speech measured 39 dB and more, reverberant 20-37
+dB, speech in 10 dB pink noise 16-22 dB."""
+
 _CACHE_SIZE = 32
 _NBEST_SCAN = 40
 
@@ -160,15 +171,28 @@ def speech_frames(pcm: np.ndarray) -> np.ndarray:
     silence) has none. Relative, so it works at any recording level and with steady
     background noise.
     """
-    count = len(pcm) // FRAME
-    if count == 0:
+    energy = _frame_energy_db(pcm)
+    if len(energy) == 0:
         return np.zeros(0, dtype=bool)
-    frames = pcm[: count * FRAME].astype(np.float64).reshape(count, FRAME)
-    energy = 10 * np.log10((frames**2).mean(axis=1) + 1.0)
     low, high = np.percentile(energy, 10), np.percentile(energy, 97)
     if high - low < MIN_DYNAMIC_DB:
-        return np.zeros(count, dtype=bool)
+        return np.zeros(len(energy), dtype=bool)
     return energy > low + SPEECH_LEVEL * (high - low)
+
+
+def dynamic_range_db(pcm: np.ndarray) -> float:
+    """How far the loud frames of an utterance stand above its quiet ones (97th and 10th
+    percentile of frame energy, dB): large in a quiet room, small in noise."""
+    energy = _frame_energy_db(pcm)
+    if len(energy) == 0:
+        return 0.0
+    return float(np.percentile(energy, 97) - np.percentile(energy, 10))
+
+
+def _frame_energy_db(pcm: np.ndarray) -> np.ndarray:
+    count = len(pcm) // FRAME
+    frames = pcm[: count * FRAME].astype(np.float64).reshape(count, FRAME)
+    return np.asarray(10 * np.log10((frames**2).mean(axis=1) + 1.0))
 
 
 @dataclass(frozen=True)
@@ -347,7 +371,10 @@ class SphinxRecognizer:
         if heard is None:
             heard = self._listen(padded, speech)
             self._last_heard = (key, heard)
-        answer = self._transcript(heard, padded, started, alternatives)
+        scale = CONFIDENCE_SCALE
+        if self.adaptation is not None and dynamic_range_db(pcm) >= QUIET_DB:
+            scale = CONFIDENCE_SCALE_QUIET_ADAPTED
+        answer = self._transcript(heard, padded, started, alternatives, scale)
         if alternatives:
             self._last_answer = (key, answer)
         return answer
@@ -393,9 +420,15 @@ class SphinxRecognizer:
         return _Heard(allowed, scored=tuple(scored), unexplained=unexplained)
 
     def _transcript(
-        self, heard: _Heard, padded: np.ndarray, started: float, alternatives: bool
+        self,
+        heard: _Heard,
+        padded: np.ndarray,
+        started: float,
+        alternatives: bool,
+        scale: float = CONFIDENCE_SCALE,
     ) -> Transcript:
-        """What was heard, with the nearest rival move when ``alternatives`` (lock held)."""
+        """What was heard, with the nearest rival move when ``alternatives`` (lock held);
+        ``scale`` turns score gaps into confidences."""
         if not heard.scored:
             return Transcript(
                 (), heard.complete, _ms(started), partial=heard.partial, reason=heard.reason
@@ -406,7 +439,7 @@ class SphinxRecognizer:
         if rival is not None and rival[0] not in dict(scored):
             scored.append((rival[0], scored[0][1] - rival[1]))
             scored.sort(key=lambda item: -item[1])
-        weights = [math.exp(CONFIDENCE_SCALE * (s - scored[0][1])) for _, s in scored]
+        weights = [math.exp(scale * (s - scored[0][1])) for _, s in scored]
         share = (1.0 - heard.unexplained) / sum(weights)
         nbest = tuple(
             (words, round(weight * share, 4))
