@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import subprocess
 import sys
 import threading
@@ -31,6 +30,7 @@ import numpy as np
 
 from voice.events import MoveMade, OutputEvent, Side
 from voice.phrases import phrase_table
+from voice.recognizers.adaptation import default_path, write_atomically
 from voice.recognizers.grammar import TRAILING_WORDS
 from voice.vocabulary import Phrase, Vocabulary
 from voice.wavio import RATE, write_wav
@@ -51,8 +51,6 @@ Heard = tuple[tuple[str, float], ...]
 
 def recordings_folder() -> Path:
     """``<user data>/voice-chess/voice/recordings``: next to the learnt voice."""
-    from voice.recognizers.adaptation import default_path
-
     return default_path().parent / "recordings"
 
 
@@ -97,12 +95,8 @@ class RecordingStore:
             return path
 
     def _write(self, entries: Sequence[dict[str, str]]) -> None:
-        partial = self.index.with_name(self.index.name + ".part")
-        with partial.open("w", encoding="utf-8") as handle:
-            handle.writelines(json.dumps(entry, ensure_ascii=False) + "\n" for entry in entries)
-            handle.flush()
-            os.fsync(handle.fileno())
-        partial.replace(self.index)
+        lines = "".join(json.dumps(entry, ensure_ascii=False) + "\n" for entry in entries)
+        write_atomically(self.index, lines)
 
     def forget(self) -> bool:
         """Delete every recording and the list; True if there was anything."""

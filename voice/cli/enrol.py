@@ -460,11 +460,11 @@ def forget(output: Path, voice: _Voice) -> int:
     from voice.learning import RecordingStore
     from voice.recognizers.adaptation import Adaptation
 
-    removed = False
+    store = RecordingStore()
     try:
-        removed = RecordingStore().forget()
+        removed = store.forget()
     except OSError as error:
-        voice.say("enrol.failed", error=f"{RecordingStore().folder}: {error.strerror or error}")
+        voice.say("enrol.failed", error=f"{store.folder}: {error.strerror or error}")
         return EXIT_NOT_SAVED
     for path in Adaptation.files(output):
         try:

@@ -171,8 +171,8 @@ class Adaptation:
             },
             **self.notes,
         }
-        _write_atomically(path, "\n".join(lines) + "\n")
-        _write_atomically(path.with_suffix(".json"), json.dumps(description, indent=2) + "\n")
+        write_atomically(path, "\n".join(lines) + "\n")
+        write_atomically(path.with_suffix(".json"), json.dumps(description, indent=2) + "\n")
 
     @staticmethod
     def files(path: Path) -> tuple[Path, ...]:
@@ -207,7 +207,8 @@ class Adaptation:
         return cls(a, b)
 
 
-def _write_atomically(path: Path, text: str) -> None:
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file: a crash leaves the old file."""
     partial = _partial(path)
     with partial.open("w", encoding="utf-8") as handle:
         handle.write(text)

@@ -55,8 +55,8 @@ class SecondDecoder:
     """The helper process, seen from the recogniser: :meth:`submit` a search over the same
     audio, do the other search meanwhile, then read the answer with :meth:`result`.
 
-    The helper is ``python -m voice.recognizers.second_decoder`` talking over its standard
-    input and output. Not a process pool: a pool hands work over in a background thread,
+    The helper is this file run as a script (``python -P second_decoder.py``), talking over its
+    standard input and output. Not a process pool: a pool hands work over in a background thread,
     which waits for the interpreter lock that this process's own decode holds, so the helper
     would start only once that decode had finished; :meth:`submit` writes the request itself.
     Not ``multiprocessing`` either: its "spawn" start re-runs the main script of a program

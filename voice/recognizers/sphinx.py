@@ -501,15 +501,15 @@ class SphinxRecognizer:
             return None
         # The two searches do not depend on each other: with a second decoder process they
         # run at once, on two cores.
-        pending = None
-        if self._second is not None:
+        second, pending = self._second, None
+        if second is not None:
             name, graph = self._search(others)
-            pending = self._second.submit(name, graph, self._added, padded.tobytes())
+            pending = second.submit(name, graph, self._added, padded.tobytes())
         own = self._best_of(padded, same, allowed)
         rival = None
-        if pending is not None:
+        if second is not None and pending is not None:
             try:
-                rival = _complete(self._second.result(pending), others)  # type: ignore[union-attr]
+                rival = _complete(second.result(pending), others)
             except HelperLost:
                 pending = None
         if pending is None:
