@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 import subprocess
 import sys
 import threading
@@ -94,6 +95,13 @@ class RecordingStore:
             self._write(entries[-keep:])
             return path
 
+    def remove(self, path: Path) -> None:
+        """Delete one kept recording and its line (nothing if it is gone already)."""
+        with self._lock:
+            entries = [entry for entry in self.entries() if entry["wav"] != path.name]
+            self._write(entries)
+            path.unlink(missing_ok=True)
+
     def _write(self, entries: Sequence[dict[str, str]]) -> None:
         lines = "".join(json.dumps(entry, ensure_ascii=False) + "\n" for entry in entries)
         write_atomically(self.index, lines)
@@ -123,17 +131,30 @@ class GameLearner:
         self.store = store
         self.vocab = vocab
         self.recent = recent
-        self.kept = 0
-        """Recordings kept in this game."""
+        self._kept: list[tuple[int, Path]] = []  # (half-move number, recording) of this game
+
+    @property
+    def kept(self) -> int:
+        """Recordings kept in this game (and not taken back)."""
+        return len(self._kept)
 
     def on_outputs(self, outputs: Iterable[OutputEvent], board: chess.Board, blind: Side) -> None:
         """After the session answered an input: keep the recording of a move the blind player
-        made by voice. ``board`` is the game's board after these outputs."""
+        made by voice, and forget those of moves taken back. ``board`` is the game's board
+        after these outputs."""
+        self._forget_taken_back(len(board.move_stack))
         for out in outputs:
             if isinstance(out, MoveMade) and out.by == blind:
                 before = _before(board, out.uci)
                 if before is not None:
                     self._keep(before, chess.Move.from_uci(out.uci))
+
+    def _forget_taken_back(self, plies: int) -> None:
+        """An arbiter took moves back (D.2.9): the board and the game disagreed, and a misheard
+        move is one way that happens, so their recordings are no longer trusted as labels."""
+        while self._kept and self._kept[-1][0] > plies:
+            _, path = self._kept.pop()
+            self.store.remove(path)
 
     def _keep(self, board: chess.Board, move: chess.Move) -> None:
         table = phrase_table(board, self.vocab)
@@ -142,8 +163,8 @@ class GameLearner:
                 phrase = self.vocab.normalize(text)
                 words = tuple(w for w in phrase if w not in TRAILING_WORDS)
                 if table.phrases.get(words) == move:
-                    self.store.add(audio, phrase, "game")
-                    self.kept += 1
+                    path = self.store.add(audio, phrase, "game")
+                    self._kept.append((len(board.move_stack) + 1, path))
                     return
 
     def finish(self) -> subprocess.Popen[bytes] | None:
@@ -160,7 +181,7 @@ def learn_in_background(store: RecordingStore) -> subprocess.Popen[bytes] | None
     try:
         with (store.folder / "learning.log").open("ab") as log_file:
             return subprocess.Popen(
-                [sys.executable, "-m", "voice", "enrol", "--from", str(store.index), "--no-speech"],
+                _learning_command(store.index),
                 stdin=subprocess.DEVNULL,
                 stdout=log_file,
                 stderr=subprocess.STDOUT,
@@ -169,6 +190,19 @@ def learn_in_background(store: RecordingStore) -> subprocess.Popen[bytes] | None
     except OSError as error:
         log.warning("could not start learning the voice: %s", error)
         return None
+
+
+LEARNING_NICENESS = 10
+"""How much the learning process yields the processor (``nice``): a game started right after
+the last one listens and decodes at full speed while the voice is learnt (about 40 s of work)."""
+
+
+def _learning_command(index: Path) -> list[str]:
+    """``voice-chess enrol --from`` on ``index``, at a lower priority where ``nice`` exists (a
+    ``preexec_fn`` would do it without, but is not safe in a program with threads)."""
+    command = [sys.executable, "-m", "voice", "enrol", "--from", str(index), "--no-speech"]
+    nice = shutil.which("nice")
+    return [nice, "-n", str(LEARNING_NICENESS), *command] if nice else command
 
 
 def _before(board: chess.Board, uci: str) -> chess.Board | None:
