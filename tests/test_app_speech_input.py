@@ -98,6 +98,35 @@ def test_the_enrolled_voice_is_used_by_the_microphone_and_named_at_start_up(
         source.close()
 
 
+def test_a_voice_learnt_during_the_game_is_used_from_the_next_utterance(
+    pulse: PulseAudio, settings: Settings, vocab: Vocabulary, tmp_path: Path
+) -> None:
+    """voice.learning hands over the voice learnt mid-game: the microphone goes on, the next
+    utterance is heard with it, and the unadapted recogniser's helper process is stopped."""
+    heard: queue.Queue[Heard] = queue.Queue()
+    source = SpeechInput(settings, vocab)
+    try:
+        before = source.recognizer
+        assert getattr(before, "adaptation", "none") is None
+        source.set_context(GameSession(Setup(), settings).phrases_now())
+        source.start(heard.put, lambda: None)
+        pulse.play(spoken("Springer Felix drei"), 16000)
+        assert heard.get(timeout=WAIT_S)[0][0] == "springer felix drei"
+        helper = before.wait_for_second_decoder()  # False with one core: no helper
+        assert not helper or before.second_process_memory_mb() > 0
+        learnt = tmp_path / "voice.mllr"
+        Adaptation(np.stack([np.eye(13)] * 3), np.zeros((3, 13))).save(learnt)
+        source.use_adaptation(learnt)
+        pulse.play(spoken("Bauer Eva vier"), 16000)
+        assert heard.get(timeout=WAIT_S)[0][0] == "bauer eva vier"
+        assert source.recognizer is not before
+        assert getattr(source.recognizer, "adaptation", None) == learnt
+        assert "an Ihre Stimme angepasst" in source.describe("de")
+        assert before.second_process_memory_mb() == 0.0  # its helper process is stopped
+    finally:
+        source.close()
+
+
 def test_pocketsphinx_without_an_enrolled_voice_suggests_voice_chess_enrol_at_start_up(
     pulse: PulseAudio, settings: Settings, vocab: Vocabulary
 ) -> None:

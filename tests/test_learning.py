@@ -19,7 +19,7 @@ from voice.events import MoveMade, Say
 from voice.learning import GameLearner, RecordingStore
 from voice.phrases import spoken_forms
 from voice.recognizers.adaptation import Adaptation, default_path
-from voice.vocabulary import Vocabulary
+from voice.vocabulary import Phrase, Vocabulary
 from voice.wavio import load_for_recognition
 
 
@@ -127,6 +127,92 @@ def test_a_game_with_enough_new_moves_learns_the_voice_in_the_background(
     assert [entry["text"] for entry in store.entries()] == [
         " ".join(vocab.normalize(t)) for t in said
     ]
+
+
+def _play_said_moves(
+    learner: GameLearner,
+    board: chess.Board,
+    recent: list[tuple[tuple[tuple[str, float], ...], np.ndarray]],
+    audio: list[np.ndarray],
+    vocab: Vocabulary,
+) -> None:
+    """The player (White) says each move, it is played and the opponent answers."""
+    for n, pcm in enumerate(audio):
+        move = next(iter(board.legal_moves))
+        recent.append((((" ".join(spoken_forms(board, move, vocab)[0]), 0.9),), pcm))
+        board.push(move)
+        learner.on_outputs([MoveMade(n, move.uci(), "", "white")], board, "white")
+        reply = next(iter(board.legal_moves))
+        board.push(reply)
+        learner.on_outputs([MoveMade(n, reply.uci(), "", "black")], board, "white")
+
+
+def _spoken_moves(count: int, vocab: Vocabulary, folder: Path) -> list[tuple[Phrase, np.ndarray]]:
+    """What ``_play_said_moves`` will play from the start, said by espeak-ng: the phrases and
+    their audio."""
+    board, said = chess.Board(), []
+    for _ in range(count):
+        move = next(iter(board.legal_moves))
+        phrase = spoken_forms(board, move, vocab)[0]
+        said.append((phrase, synthesize(vocab.display(phrase), folder)))
+        board.push(move)
+        board.push(next(iter(board.legal_moves)))
+    return said
+
+
+@needs_espeak
+def test_a_first_game_learns_the_voice_as_soon_as_it_can_and_hears_the_rest_with_it(
+    tmp_path: Path, vocab: Vocabulary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player with no learnt voice should not wait for the next game: once enough moves are
+    kept, the voice is learnt while the game goes on and handed over when ready; the end of
+    the game learns again only if enough came after."""
+    monkeypatch.setattr(learning, "MIN_TO_LEARN", 12)  # twelve moves are quicker to make
+    monkeypatch.setattr(learning, "MIN_NEW", 12)
+    audio = [pcm for _, pcm in _spoken_moves(13, vocab, tmp_path)]
+    learnt: list[Path] = []
+    recent: list[tuple[tuple[tuple[str, float], ...], np.ndarray]] = []
+    learner = GameLearner(RecordingStore(), vocab, lambda: recent, learnt.append)
+    board = chess.Board()
+    _play_said_moves(learner, board, recent, audio[:11], vocab)
+    assert learner.learning is None  # eleven are not enough
+    _play_said_moves(learner, board, recent, audio[11:12], vocab)
+    process = learner.learning
+    assert process is not None and learner.kept == 12
+    assert process.wait(timeout=300) == 0
+    assert learnt == []  # handed over at the next turn of the game, on the loop
+    _play_said_moves(learner, board, recent, audio[12:], vocab)
+    assert learnt == [default_path()] and learner.learning is None
+    Adaptation.load(default_path())
+    assert learner.finish() is None  # one move since: nothing new to learn from
+
+
+@needs_espeak
+def test_a_learning_still_running_at_the_end_gives_way_to_one_with_the_later_moves(
+    tmp_path: Path, vocab: Vocabulary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Otherwise the older learning, ending later, would overwrite the newer voice."""
+    monkeypatch.setattr(learning, "MIN_TO_LEARN", 12)
+    monkeypatch.setattr(learning, "MIN_NEW", 2)
+    store = RecordingStore()
+    for phrase, pcm in _spoken_moves(10, vocab, tmp_path):  # from earlier games
+        store.add(pcm, phrase, "game")
+    learnt: list[Path] = []
+    recent: list[tuple[tuple[tuple[str, float], ...], np.ndarray]] = []
+    learner = GameLearner(store, vocab, lambda: recent, learnt.append)
+    board = chess.Board()
+    audio = [pcm for _, pcm in _spoken_moves(4, vocab, tmp_path)]
+    _play_said_moves(learner, board, recent, audio[:2], vocab)
+    during = learner.learning
+    assert during is not None
+    _play_said_moves(learner, board, recent, audio[2:], vocab)  # two more while it learns
+    assert during.poll() is None
+    final = learner.finish()
+    assert final is not None and final is not during
+    assert during.returncode not in (None, 0)  # stopped
+    assert final.wait(timeout=300) == 0
+    assert learnt == []
+    Adaptation.load(default_path())
 
 
 def _niceness(pid: int) -> int:

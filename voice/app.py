@@ -616,7 +616,11 @@ class App:
             return None
         if not isinstance(source.recognizer, SphinxRecognizer):
             return None
-        return GameLearner(RecordingStore(), self.vocab, source.recent)
+        # A player whose voice is not learnt yet gets it during this game, not only the next.
+        first = source.recognizer.adaptation is None
+        return GameLearner(
+            RecordingStore(), self.vocab, source.recent, source.use_adaptation if first else None
+        )
 
     def _learn(self, outputs: Sequence[OutputEvent]) -> None:
         assert self.session is not None and self.learner is not None

@@ -120,18 +120,29 @@ class GameLearner:
     """Watches a game's outputs and keeps the recording of each move the blind player said.
 
     ``recent()`` gives the latest utterances heard, newest last, each as (n-best, audio): the
-    move's own utterance may lie before a "ja" or a choice by number."""
+    move's own utterance may lie before a "ja" or a choice by number.
+
+    With ``on_learnt`` (a player whose voice is not learnt yet) the voice is also learnt *during*
+    the game, once, as soon as there is enough to learn from; ``on_learnt`` then gets the
+    learnt voice's file, so that the rest of the first game is heard with it instead of only
+    the next one (measured: shipped 82.5 % of clean moves right, after learning 95.5 %)."""
 
     def __init__(
         self,
         store: RecordingStore,
         vocab: Vocabulary,
         recent: Callable[[], Sequence[tuple[Heard, np.ndarray]]],
+        on_learnt: Callable[[Path], None] | None = None,
     ) -> None:
         self.store = store
         self.vocab = vocab
         self.recent = recent
+        self.on_learnt = on_learnt
+        self.learning: subprocess.Popen[bytes] | None = None
+        """The learning process started during this game, while it runs."""
         self._kept: list[tuple[int, Path]] = []  # (half-move number, recording) of this game
+        self._learnt_from = 0  # recordings of this game the last learning started with
+        self._learnt_during_game = False
 
     @property
     def kept(self) -> int:
@@ -148,6 +159,30 @@ class GameLearner:
                 before = _before(board, out.uci)
                 if before is not None:
                     self._keep(before, chess.Move.from_uci(out.uci))
+        if self.on_learnt is not None:
+            self._learn_during_game()
+
+    def _learn_during_game(self) -> None:
+        """Start learning once there is enough; when it has ended well, hand over the voice."""
+        if self.learning is None:
+            if not self._learnt_during_game and self._enough_to_learn():
+                self._learnt_from = self.kept
+                self._learnt_during_game = True
+                self.learning = learn_in_background(self.store)
+            return
+        if self.learning.poll() is None:
+            return
+        code, self.learning = self.learning.returncode, None
+        path = default_path()
+        if code != 0 or not path.is_file():
+            log.warning("learning the voice during the game failed (see learning.log)")
+            return
+        assert self.on_learnt is not None
+        self.on_learnt(path)
+
+    def _enough_to_learn(self) -> bool:
+        new = self.kept - self._learnt_from
+        return new >= MIN_NEW and len(self.store.entries()) >= MIN_TO_LEARN
 
     def _forget_taken_back(self, plies: int) -> None:
         """An arbiter took moves back (D.2.9): the board and the game disagreed, and a misheard
@@ -169,9 +204,21 @@ class GameLearner:
 
     def finish(self) -> subprocess.Popen[bytes] | None:
         """At the end of the game: learn the voice again in the background if this game brought
-        enough new recordings; the learning process, or None."""
-        if self.kept < MIN_NEW or len(self.store.entries()) < MIN_TO_LEARN:
-            return None
+        enough new recordings since learning last started; the learning process, or None.
+
+        A learning started during the game and still running is left to finish, unless there
+        is enough new to learn from: then it is stopped (its file is written whole or not at
+        all) so that it cannot overwrite the newer voice when it ends later."""
+        if not self._enough_to_learn():
+            return self.learning if self.learning and self.learning.poll() is None else None
+        if self.learning is not None and self.learning.poll() is None:
+            self.learning.terminate()
+            try:
+                self.learning.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.learning.kill()
+                self.learning.wait()
+        self.learning = None
         return learn_in_background(self.store)
 
 

@@ -10,19 +10,23 @@ if it is one, the speech stops. Recognition runs on this adapter's thread, never
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from voice.config import Settings
+from voice.config import ConfigError, Settings, override
 from voice.listen import RATE, Listener, Utterance
 from voice.messages import message
 from voice.text_input import Heard
 from voice.vocabulary import Phrase, Vocabulary
+
+log = logging.getLogger(__name__)
 
 _POLL_S = 0.2
 _RECENT = 4  # utterances remembered: a move, then "ja" or a number, then perhaps more
@@ -48,7 +52,9 @@ class SpeechInput:
         self.recognizer = recognizer_for(settings, vocab)
         self.speaker = speaker
         self.vocab = vocab
+        self.settings = settings
         self._adaptation_setting = settings.speech.adaptation
+        self._next_recognizer: Any = None  # a voice learnt during the game, from the next decode
         self._stop_phrases: frozenset[Phrase] = frozenset(
             vocab.normalize(word) for word in settings.audio.stop_words
         ) - {()}
@@ -133,8 +139,30 @@ class SpeechInput:
         transcript = self._decode(utterance.audio, context)
         return tuple((str(text), float(conf)) for text, conf in transcript.nbest)
 
+    def use_adaptation(self, path: Path) -> None:
+        """Hear with the voice learnt from ``path`` (:mod:`voice.learning`) from the next
+        utterance on. Called on the loop: the new recogniser is made here (PocketSphinx maps its
+        model, about 15 ms) and swapped in by the recognition thread between two decodes, so
+        no utterance is heard half with one and half with the other."""
+        from voice.recognizers import RecognizerError
+
+        try:
+            settings = override(self.settings, speech={"adaptation": str(path)})
+            recognizer = recognizer_for(settings, self.vocab)
+        except (RecognizerError, ConfigError) as error:
+            log.warning("could not use the voice learnt in %s: %s", path, error)
+            return
+        with self._lock:
+            self._next_recognizer = recognizer
+
     def _decode(self, audio: Any, context: frozenset[Phrase]) -> Any:
         with self._decoding:
+            with self._lock:
+                new, self._next_recognizer = self._next_recognizer, None
+            if new is not None:
+                old, self.recognizer, self._applied = self.recognizer, new, None
+                _close(old)
+                log.info("recognising with the voice learnt during the game")
             if context != self._applied:
                 self.recognizer.set_context(context)
                 self._applied = context
@@ -165,6 +193,15 @@ class SpeechInput:
         if self._thread is not None:
             self._thread.join(timeout=5)
         self.listener.stop()
-        stop = getattr(self.recognizer, "close", None)  # PocketSphinx's second decoder process
-        if callable(stop):
-            stop()
+        _close(self.recognizer)
+        with self._lock:
+            waiting, self._next_recognizer = self._next_recognizer, None
+        if waiting is not None:
+            _close(waiting)
+
+
+def _close(recognizer: Any) -> None:
+    """Stop PocketSphinx's second decoder process (other recognisers have nothing to stop)."""
+    stop = getattr(recognizer, "close", None)
+    if callable(stop):
+        stop()
