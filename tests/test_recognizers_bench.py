@@ -139,6 +139,31 @@ def test_a_candidate_pronunciation_file_is_tried_on_the_training_voices(
     assert "training voices" in text
 
 
+def test_a_sentences_file_gives_one_sentence_a_line_safe_to_hand_to_espeak(
+    tmp_path: Path,
+) -> None:
+    text = tmp_path / "talk.txt"
+    text.write_text("# table talk\nNoch einen Kaffee?\n\n-A zeigt alle Namen\n", "utf-8")
+    assert asr.read_sentences(text) == ["Noch einen Kaffee?", "A zeigt alle Namen"]
+    (tmp_path / "empty.txt").write_text("\n# nothing\n", encoding="utf-8")
+    with pytest.raises(RuntimeError, match="no sentences"):
+        asr.read_sentences(tmp_path / "empty.txt")
+
+
+@needs_espeak
+def test_the_benchmark_measures_false_moves_on_the_sentences_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--sentences FILE: more text than the built-in 40 sentences, each said once."""
+    from voice.cli import main
+
+    text = tmp_path / "talk.txt"
+    text.write_text("Möchtest du noch einen Kaffee\nDas Fenster ist offen\n", "utf-8")
+    assert main(["bench", "asr", "--count", "1", "--sentences", str(text)]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if "non-chess" in line]
+    assert rows and rows[0].split()[2] == "2"  # "non-chess speech   2 proposed a move ..."
+
+
 def test_a_candidate_pronunciation_with_an_unknown_phone_is_a_clear_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -269,14 +269,18 @@ def make_items(
 
 
 def non_chess_items(
-    seed: int, fens: Sequence[str], repeats: int = 3, voices: Sequence[str] = VOICES
+    seed: int,
+    fens: Sequence[str],
+    repeats: int = 3,
+    voices: Sequence[str] = VOICES,
+    sentences: Sequence[str] = NON_CHESS,
 ) -> list[Item]:
     """Each sentence ``repeats`` times, by different voices, in positions taken from ``fens``
     (the grammar, and so what speech could be mistaken for, changes with the position)."""
     rng = random.Random(seed + 1)
     items = []
     for round_ in range(repeats):
-        for i, text in enumerate(NON_CHESS):
+        for i, text in enumerate(sentences):
             items.append(
                 Item(
                     f"speech{round_}-{i:03d}",
@@ -291,6 +295,20 @@ def non_chess_items(
                 )
             )
     return items
+
+
+def read_sentences(path: Path) -> list[str]:
+    """Sentences that are not moves, one per line, for ``--sentences`` (blank lines and lines
+    starting with ``#`` skipped; leading dashes dropped, which espeak-ng would take for an
+    option)."""
+    sentences = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        text = line.strip().lstrip("-–— ").strip()
+        if text and not line.lstrip().startswith("#"):
+            sentences.append(text)
+    if not sentences:
+        raise RuntimeError(f"{path}: no sentences (one per line)")
+    return sentences
 
 
 def _synthesize(item: Item, folder: Path) -> Path:
@@ -459,8 +477,12 @@ def run(
     lexicon: Sequence[Path] = (),
     enrol: int = 0,
     learn: int = 0,
+    sentences: Sequence[str] = (),
 ) -> Report:
     """Generate the corpus, decode every utterance in every condition, tally the outcomes.
+
+    ``sentences``, if given, replace the built-in non-chess sentences (each said once, by the
+    voices in turn), so that how often speech becomes a move can be measured on more text.
 
     ``voices`` says the corpus (:data:`TRAINING_VOICES` to try a change without looking at the
     benchmark's own voices); ``lexicon`` adds ``.dict`` files of candidate pronunciations to the
@@ -489,6 +511,7 @@ def run(
             lexicon,
             enrol,
             learn,
+            sentences,
         )
     finally:
         if keep is None:
@@ -508,6 +531,7 @@ def _run(
     lexicon: Sequence[Path] = (),
     enrol: int = 0,
     learn: int = 0,
+    sentences: Sequence[str] = (),
 ) -> Report:
     # First, so that a missing model or a bad lexicon file is reported before the corpus is made.
     shipped = settings.model_copy(
@@ -521,7 +545,11 @@ def _run(
     recognizer = _recognizer(shipped, vocab, backend, model_path, words)
     started = time.perf_counter()
     moves = make_items(count, vocab, seed, voices=voices)
-    others = non_chess_items(seed, [m.fen for m in moves] or [chess.STARTING_FEN], voices=voices)
+    fens = [m.fen for m in moves] or [chess.STARTING_FEN]
+    if sentences:
+        others = non_chess_items(seed, fens, repeats=1, voices=voices, sentences=sentences)
+    else:
+        others = non_chess_items(seed, fens, voices=voices)
     progress(f"synthesizing {len(moves) + len(others)} utterances with espeak-ng ...")
     with ThreadPoolExecutor(max_workers=2) as pool:
         paths = list(pool.map(lambda item: _synthesize(item, folder), [*moves, *others]))
