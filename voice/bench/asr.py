@@ -621,13 +621,13 @@ def _run(
 
         return run
 
-    for item, path in zip(moves, paths, strict=False):
-        work.append((item.voice, move_work(item, path, int(rng.integers(0, 10**9)))))
     def sentence_work(item: Item, path: Path) -> Callable[[], None]:
         # Read when decoded: a long --sentences file held in memory at once would swell the
         # peak memory the benchmark reports.
         return lambda: decode(item, load_for_recognition(path), "non-chess speech")
 
+    for item, path in zip(moves, paths, strict=False):
+        work.append((item.voice, move_work(item, path, int(rng.integers(0, 10**9)))))
     for item, path in zip(others, paths[len(moves) :], strict=True):
         work.append((item.voice, sentence_work(item, path)))
     for index in range(max(10, count // 10)):
