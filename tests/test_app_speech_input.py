@@ -127,6 +127,30 @@ def test_a_voice_learnt_during_the_game_is_used_from_the_next_utterance(
         source.close()
 
 
+def test_a_damaged_learnt_voice_is_reported_and_the_game_hears_on_as_before(
+    pulse: PulseAudio,
+    settings: Settings,
+    vocab: Vocabulary,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    source = SpeechInput(settings, vocab)
+    try:
+        before = source.recognizer
+        damaged = tmp_path / "voice.mllr"
+        damaged.write_text("not a transform", encoding="utf-8")
+        source.use_adaptation(damaged)
+        assert "could not use the voice learnt" in caplog.text
+        heard: queue.Queue[Heard] = queue.Queue()
+        source.set_context(GameSession(Setup(), settings).phrases_now())
+        source.start(heard.put, lambda: None)
+        pulse.play(spoken("Springer Felix drei"), 16000)
+        assert heard.get(timeout=WAIT_S)[0][0] == "springer felix drei"
+        assert source.recognizer is before
+    finally:
+        source.close()
+
+
 def test_pocketsphinx_without_an_enrolled_voice_suggests_voice_chess_enrol_at_start_up(
     pulse: PulseAudio, settings: Settings, vocab: Vocabulary
 ) -> None:
