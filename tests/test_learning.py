@@ -167,7 +167,7 @@ def test_a_first_game_learns_the_voice_as_soon_as_it_can_and_hears_the_rest_with
     """A player with no learnt voice should not wait for the next game: once enough moves are
     kept, the voice is learnt while the game goes on and handed over when ready; the end of
     the game learns again only if enough came after."""
-    monkeypatch.setattr(learning, "MIN_TO_LEARN", 12)  # twelve moves are quicker to make
+    monkeypatch.setattr(learning, "MIN_TO_LEARN_IN_GAME", 12)  # twelve are quicker to make
     monkeypatch.setattr(learning, "MIN_NEW", 12)
     audio = [pcm for _, pcm in _spoken_moves(13, vocab, tmp_path)]
     learnt: list[Path] = []
@@ -192,6 +192,7 @@ def test_a_learning_still_running_at_the_end_gives_way_to_one_with_the_later_mov
     tmp_path: Path, vocab: Vocabulary, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Otherwise the older learning, ending later, would overwrite the newer voice."""
+    monkeypatch.setattr(learning, "MIN_TO_LEARN_IN_GAME", 12)
     monkeypatch.setattr(learning, "MIN_TO_LEARN", 12)
     monkeypatch.setattr(learning, "MIN_NEW", 2)
     store = RecordingStore()

@@ -45,7 +45,13 @@ MIN_NEW = 10
 """New recordings a game must bring before the voice is learnt again."""
 
 MIN_TO_LEARN = 20
-"""Recordings needed in all before the first estimate (as many as enrolment asks for)."""
+"""Recordings needed in all before learning after a game (as many as enrolment asks for)."""
+
+MIN_TO_LEARN_IN_GAME = 10
+"""Recordings needed in all before a first game learns the voice while it is played: ten moves
+already bring nearly all the gain (``bench asr --learn 10`` on the training voices: clean 75.7 %
+→ 95.0 % right, with 30 moves 96.3 %), and the sooner the rest of the game is heard with it the
+better. The end of the game learns again from all of them."""
 
 Heard = tuple[tuple[str, float], ...]
 
@@ -165,7 +171,7 @@ class GameLearner:
     def _learn_during_game(self) -> None:
         """Start learning once there is enough; when it has ended well, hand over the voice."""
         if self.learning is None:
-            if not self._learnt_during_game and self._enough_to_learn():
+            if not self._learnt_during_game and self._enough_to_learn(MIN_TO_LEARN_IN_GAME):
                 self._learnt_from = self.kept
                 self._learnt_during_game = True
                 self.learning = learn_in_background(self.store)
@@ -180,9 +186,12 @@ class GameLearner:
         assert self.on_learnt is not None
         self.on_learnt(path)
 
-    def _enough_to_learn(self) -> bool:
+    def _enough_to_learn(self, least: int | None = None) -> bool:
+        """Enough new recordings since learning last started, and ``least`` in all (default
+        :data:`MIN_TO_LEARN`)."""
         new = self.kept - self._learnt_from
-        return new >= MIN_NEW and len(self.store.entries()) >= MIN_TO_LEARN
+        total = MIN_TO_LEARN if least is None else least
+        return new >= MIN_NEW and len(self.store.entries()) >= total
 
     def _forget_taken_back(self, plies: int) -> None:
         """An arbiter took moves back (D.2.9): the board and the game disagreed, and a misheard
