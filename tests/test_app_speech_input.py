@@ -117,8 +117,8 @@ def test_a_voice_learnt_during_the_game_is_used_from_the_next_utterance(
         learnt = tmp_path / "voice.mllr"
         Adaptation(np.stack([np.eye(13)] * 3), np.zeros((3, 13))).save(learnt)
         source.use_adaptation(learnt)
-        pulse.play(spoken("Bauer Eva vier"), 16000)
-        assert heard.get(timeout=WAIT_S)[0][0] == "bauer eva vier"
+        pulse.play(spoken("Springer Felix drei"), 16000)
+        assert heard.get(timeout=WAIT_S)[0][0] == "springer felix drei"
         assert source.recognizer is not before
         assert getattr(source.recognizer, "adaptation", None) == learnt
         assert "an Ihre Stimme angepasst" in source.describe("de")
