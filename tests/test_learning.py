@@ -85,13 +85,8 @@ def test_a_game_with_too_few_new_moves_starts_no_learning(
         store.add(_tone(0.2, n), ("eva", "vier"), "enrol")
     recent: list[tuple[tuple[tuple[str, float], ...], np.ndarray]] = []
     learner = GameLearner(store, vocab, lambda: recent)
-    board = chess.Board()
-    for n in range(learning.MIN_NEW - 1):  # the player's moves, each answered by the opponent
-        move = next(iter(board.legal_moves))
-        recent.append(((((" ".join(spoken_forms(board, move, vocab)[0])), 0.9),), _tone(0.5, n)))
-        board.push(move)
-        learner.on_outputs([MoveMade(n, move.uci(), "", "white")], board, "white")
-        board.push(next(iter(board.legal_moves)))
+    audio = [_tone(0.5, n) for n in range(learning.MIN_NEW - 1)]
+    _play_said_moves(learner, chess.Board(), recent, audio, vocab)
     assert learner.kept == learning.MIN_NEW - 1
     assert learner.finish() is None
 

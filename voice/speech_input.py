@@ -53,7 +53,6 @@ class SpeechInput:
         self.speaker = speaker
         self.vocab = vocab
         self.settings = settings
-        self._adaptation_setting = settings.speech.adaptation
         self._next_recognizer: Any = None  # a voice learnt during the game, from the next decode
         self._stop_phrases: frozenset[Phrase] = frozenset(
             vocab.normalize(word) for word in settings.audio.stop_words
@@ -90,7 +89,7 @@ class SpeechInput:
         from voice.recognizers.sphinx import SphinxRecognizer
 
         return (
-            self._adaptation_setting == "auto"
+            self.settings.speech.adaptation == "auto"
             and isinstance(self.recognizer, SphinxRecognizer)
             and self.recognizer.adaptation is None
         )
