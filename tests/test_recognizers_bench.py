@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import random
+import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import chess
@@ -62,26 +66,98 @@ def test_word_confusions_align_substitutions_and_missing_words() -> None:
     )
 
 
-def test_noise_is_mixed_at_the_requested_signal_to_noise_ratio() -> None:
-    rng = np.random.default_rng(0)
-    speech = (np.sin(np.arange(16000) / 5) * 8000).astype(np.int16)
-    noise = rng.normal(0, 0.1, 64000)
-    mixed = asr.with_noise(speech, noise, 10.0, offset=123).astype(np.float64)
-    added = mixed - speech
-    snr = 20 * np.log10(np.sqrt(np.mean(speech.astype(np.float64) ** 2)) / np.std(added))
-    assert snr == pytest.approx(10.0, abs=0.2)
+def test_noise_is_mixed_at_the_requested_power_ratio_over_the_whole_recording() -> None:
+    """As a room makes it: the noise's power against the average power of the whole recording,
+    its padded pauses included; over the speech frames alone the ratio is higher by as much as
+    the pauses weigh (a 1 s tone in 0.6 s of pauses: 10 dB whole is 12.0 dB over the tone)."""
+    tone = (np.sin(np.arange(16000) / 5) * 8000).astype(np.int16)
+    recording = asr.rooms.pad(tone)
+    assert len(recording) == 16000 + 2 * round(asr.rooms.PAD_S * 16000)
+    noise = np.random.default_rng(0).normal(0, 0.1, 64000)
+    mixed = asr.rooms.mix_whole(recording, noise, 10.0)
+    added = (mixed.astype(np.float64) - recording) / 32768
+    whole = np.mean((recording / 32768) ** 2) / np.mean(added**2)
+    assert 10 * np.log10(whole) == pytest.approx(10.0, abs=0.02)
+    scaled = asr.rooms.scaled_noise(recording, noise, 10.0)
+    expected = 10.0 + 10 * np.log10(len(recording) / 16000)
+    assert asr.rooms.speech_snr_db(recording, scaled) == pytest.approx(expected, abs=0.2)
+
+
+def test_recordings_are_padded_with_faint_hiss_not_digital_zeros() -> None:
+    """No microphone gives digital zeros, and PocketSphinx hears small talk as moves in them."""
+    padded = asr.rooms.pad(np.full(800, 5000, dtype=np.int16))
+    pause = padded[: round(asr.rooms.PAD_S * 16000)]
+    assert set(np.unique(pause)) == {-1, 0, 1}
+    assert np.array_equal(padded, asr.rooms.pad(np.full(800, 5000, dtype=np.int16)))
+
+
+def test_babble_is_three_other_voices_saying_sentences_without_a_move_word(
+    vocab: Vocabulary,
+) -> None:
+    moves = vocab.move_words()
+    assert all(not set(vocab.normalize(text)) & moves for text in asr.babble_sentences(vocab))
+    assert "Ich brauche eine kurze Pause." not in asr.babble_sentences(vocab)  # kurze Rochade
+    corpus = asr.make_items(20, vocab, 5, voices=asr.REPORT_VOICES)
+    for voices in (asr.REPORT_VOICES, ("de", "de+m3")):  # two voices: others join the babble
+        bank = asr.babble_bank(5, vocab, voices)
+        rng = random.Random(5)
+        for index, said in enumerate(corpus):
+            item = replace(said, voice=voices[index % len(voices)])
+            plan = asr.babble_plan(item, bank, rng)
+            assert len(plan) == asr.BABBLE_TALKERS
+            assert len({talker.voice for talker in plan}) == asr.BABBLE_TALKERS
+            assert item.voice not in {talker.voice for talker in plan}
+            assert len({talker.text for talker in plan}) == asr.BABBLE_TALKERS
+            for talker in plan:
+                assert talker.text in asr.NON_CHESS and talker.move is None
+                assert not set(vocab.normalize(talker.text)) & set(item.phrase)
+
+
+def test_babble_loops_every_talker_to_the_length_at_the_same_power() -> None:
+    rng = np.random.default_rng(1)
+    quiet = (rng.normal(0, 300, 8000)).astype(np.int16)
+    loud = (rng.normal(0, 9000, 5000)).astype(np.int16)
+    mixed = asr.rooms.babble([quiet, loud], 20000, [100, 4000])
+    assert len(mixed) == 20000
+    alone = [asr.rooms.babble([pcm], 20000, [start]) for pcm, start in ((quiet, 100), (loud, 4000))]
+    assert np.mean(alone[0] ** 2) == pytest.approx(np.mean(alone[1] ** 2), rel=0.05)
+    assert np.allclose(mixed, alone[0] + alone[1])
 
 
 @needs_espeak
 @pytest.mark.slow
-def test_a_small_run_reports_every_condition(settings: Settings, vocab: Vocabulary) -> None:
-    report = asr.run(settings, vocab, count=4, seed=5)
-    for condition in (*asr.CONDITIONS, "non-chess speech", "noise alone"):
-        assert report.tallies[condition].count > 0, condition
-    assert report.tallies["clean"].count == 4
+def test_a_small_run_tallies_the_chosen_conditions_and_moves_played_without_a_question(
+    settings: Settings, vocab: Vocabulary
+) -> None:
+    report = asr.run(
+        settings,
+        vocab,
+        count=4,
+        seed=5,
+        backend="sphinx",
+        conditions=("clean", "babble10", "accented"),
+    )
+    assert list(report.tallies) == ["clean", "babble10", "accented"]
+    for tally in report.tallies.values():
+        assert tally.count == 4
+        assert 0 <= tally.played <= tally.outcomes["wrong"]
+        assert 0 <= tally.choose_right <= tally.outcomes["choose"]
+    babble = report.tallies["babble10"].speech_snr
+    assert len(babble) == 4 and all(10.0 < snr < 16.0 for snr in babble)
+    accented = {v: sum(report.by_voice[v]["accented"].values()) for v in asr.ACCENTS}
+    assert accented == {"ar": 2, "fa": 2}
     text = asr.format_report(report, backend="sphinx", seed=5, failures=3)
-    assert "noise10db" in text
-    assert "proposed a move" in text
+    assert "played" in text.splitlines()[2]
+    assert "non-chess" not in text
+    for aim in ("clean: right move ≥ 97%", "babble10: right move ≥ 85%", "accented: right"):
+        line = next(line for line in text.splitlines() if aim in line)
+        assert line.endswith(" met")  # "met" or "NOT met"
+    assert "wrong move played without a question = 0" in text
+    figures = asr.figures(report, backend="sphinx", seed=5)
+    conditions = json.loads(json.dumps(figures))["conditions"]
+    assert (
+        conditions["babble10"]["played_without_question_count"] == report.tallies["babble10"].played
+    )
     assert report.rss_mb > 0
 
 
@@ -90,7 +166,15 @@ def test_heard_first_counts_utterances_whose_best_phrase_names_the_right_move(
 ) -> None:
     """The ceiling of any decision rule: how often the recogniser's own first phrase was the
     right move. Clean synthesized moves are mostly heard first; what is not a move never is."""
-    report = asr.run(settings, vocab, count=6, seed=5)
+    report = asr.run(
+        settings,
+        vocab,
+        count=6,
+        seed=5,
+        backend="sphinx",
+        conditions=("clean", "non-chess", "noise"),
+        repeats=1,
+    )
     clean = report.tallies["clean"]
     assert clean.outcomes["correct"] <= clean.first <= clean.count
     assert clean.first >= 4
@@ -107,6 +191,9 @@ def test_the_training_voices_are_real_variants_none_of_them_in_the_benchmark(
     """Pronunciations are chosen on the training voices; the benchmark's figures stay figures
     of voices nothing was tuned on."""
     assert not set(asr.TRAINING_VOICES) & set(asr.VOICES)
+    assert asr.VOICE_SETS["tuning"] == asr.VOICE_SETS["training"]
+    assert asr.VOICE_SETS["tuning"].voices == asr.TRAINING_VOICES
+    assert asr.VOICE_SETS["benchmark"].voices == asr.VOICES
     items = asr.make_items(40, vocab, seed=11, voices=asr.TRAINING_VOICES)
     assert {item.voice for item in items} <= set(asr.TRAINING_VOICES)
     sentences = asr.non_chess_items(11, [items[0].fen], voices=asr.TRAINING_VOICES)
@@ -132,7 +219,16 @@ def test_a_candidate_pronunciation_file_is_tried_on_the_training_voices(
 ) -> None:
     extra = tmp_path / "try.dict"
     extra.write_text("eva IY V AA\n", encoding="utf-8")
-    report = asr.run(settings, vocab, count=3, seed=5, voices=asr.TRAINING_VOICES, lexicon=[extra])
+    report = asr.run(
+        settings,
+        vocab,
+        count=3,
+        seed=5,
+        backend="sphinx",
+        voices=asr.TRAINING_VOICES,
+        lexicon=[extra],
+        conditions=("clean",),
+    )
     assert report.tallies["clean"].count == 3
     assert set(report.by_voice) == set(asr.TRAINING_VOICES)
     text = asr.format_report(report, backend="sphinx", seed=5, voices="training")
@@ -159,7 +255,8 @@ def test_the_benchmark_measures_false_moves_on_the_sentences_given(
 
     text = tmp_path / "talk.txt"
     text.write_text("Möchtest du noch einen Kaffee\nDas Fenster ist offen\n", "utf-8")
-    assert main(["bench", "asr", "--count", "1", "--sentences", str(text)]) == 0
+    argv = ["bench", "asr", "--count", "1", "--backend", "sphinx", "--sentences", str(text)]
+    assert main([*argv, "--conditions", "clean,non-chess"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if "non-chess" in line]
     assert rows and rows[0].split()[2] == "2"  # "non-chess speech   2 proposed a move ..."
 
@@ -171,7 +268,7 @@ def test_a_candidate_pronunciation_with_an_unknown_phone_is_a_clear_error(
 
     bad = tmp_path / "bad.dict"
     bad.write_text("eva EE V AA\n", encoding="utf-8")
-    assert main(["bench", "asr", "--count", "1", "--lexicon", str(bad)]) == 1
+    assert main(["bench", "asr", "--count", "1", "--backend", "sphinx", "--lexicon", str(bad)]) == 1
     assert "unknown phones ['EE']" in capsys.readouterr().err
 
 
@@ -180,10 +277,11 @@ def test_the_benchmark_measures_the_shipped_recogniser_even_when_the_user_enroll
 ) -> None:
     """[speech] adaptation = "auto" must not turn the benchmark into a measure of the user's
     own voice: a transform that ruins recognition, saved as the user's voice, is not used."""
-    shipped = asr.run(settings, vocab, count=4, seed=5)
+    conditions = ("clean", "pink10")
+    shipped = asr.run(settings, vocab, count=4, seed=5, backend="sphinx", conditions=conditions)
     ruinous = Adaptation(np.zeros((3, 13, 13)), np.zeros((3, 13)))
     ruinous.save(default_path())
-    report = asr.run(settings, vocab, count=4, seed=5)
+    report = asr.run(settings, vocab, count=4, seed=5, backend="sphinx", conditions=conditions)
     for condition, tally in shipped.tallies.items():
         assert report.tallies[condition].outcomes == tally.outcomes, condition
 
@@ -191,9 +289,20 @@ def test_the_benchmark_measures_the_shipped_recogniser_even_when_the_user_enroll
 def test_with_enrol_each_voice_is_heard_by_a_recogniser_adapted_to_it(
     settings: Settings, vocab: Vocabulary
 ) -> None:
-    report = asr.run(settings, vocab, count=6, seed=5, voices=("de", "de+m3"), enrol=8)
+    """The accented voices too: each is enrolled with moves said its own way."""
+    report = asr.run(
+        settings,
+        vocab,
+        count=6,
+        seed=5,
+        backend="sphinx",
+        voices=("de", "de+m3"),
+        enrol=8,
+        conditions=("clean", "accented"),
+    )
     assert report.tallies["clean"].count == 6
     assert report.tallies["clean"].outcomes["correct"] >= 5
+    assert report.tallies["accented"].count == 6
     text = asr.format_report(report, backend="sphinx", seed=5, enrol=8)
     assert "enrolled with 8 moves each" in text.splitlines()[0]
 
@@ -227,7 +336,107 @@ def test_learning_from_play_keeps_what_a_game_would_play_with_the_words_heard(
 def test_with_learn_the_heading_says_how_the_voices_were_learnt(
     settings: Settings, vocab: Vocabulary
 ) -> None:
-    report = asr.run(settings, vocab, count=4, seed=5, voices=("de", "de+m3"), learn=8)
+    report = asr.run(
+        settings,
+        vocab,
+        count=4,
+        seed=5,
+        backend="sphinx",
+        voices=("de", "de+m3"),
+        learn=8,
+        conditions=("clean",),
+    )
     assert report.tallies["clean"].count == 4
     text = asr.format_report(report, backend="sphinx", seed=5, learn=8)
     assert "learnt from 8 moves played each" in text.splitlines()[0]
+
+
+@needs_espeak
+def test_report_voices_are_german_espeak_variants_used_in_no_other_set() -> None:
+    """The figures to report come from voices nothing was tuned on, each a real variant: an
+    unknown variant name is said silently with the plain voice, so each must sound different
+    from it while reading the words with the German voice's phonemes."""
+    report = asr.VOICE_SETS["report"]
+    assert report.voices == asr.REPORT_VOICES
+    assert len(set(asr.REPORT_VOICES)) == len(asr.REPORT_VOICES) >= 10
+    assert not set(asr.REPORT_VOICES) & {*asr.VOICES, *asr.TRAINING_VOICES}
+    low, high, _ = report.rates
+    assert low < asr.RATES[0] and high > asr.RATES[1]
+    low, high, _ = report.pitches
+    assert low < asr.PITCHES[0] and high > asr.PITCHES[1]
+    listing = subprocess.run(
+        ["espeak-ng", "--voices=variant"], capture_output=True, text=True, check=True
+    ).stdout
+    files = {line.split()[-1].split("/")[-1] for line in listing.splitlines()[1:] if line}
+
+    def espeak(*args: str) -> bytes:
+        return subprocess.run(["espeak-ng", *args], capture_output=True, check=True).stdout
+
+    words = "Springer Felix drei"
+    german = espeak("-q", "-x", "-v", "de", words)
+    plain = espeak("-v", "de", "--stdout", words)
+    for voice in asr.REPORT_VOICES:
+        assert voice.startswith("de+") and voice.removeprefix("de+") in files, voice
+        assert espeak("-q", "-x", "-v", voice, words) == german, voice
+        assert espeak("-v", voice, "--stdout", words) != plain, voice
+
+
+def test_accented_moves_are_the_same_moves_said_half_in_arabic_half_in_persian_spelling(
+    vocab: Vocabulary,
+) -> None:
+    from voice.phrases import speakable
+
+    moves = asr.make_items(10, vocab, seed=3)
+    accented = asr.accented_items(moves, vocab)
+    assert [(a.fen, a.move, a.phrase) for a in accented] == [
+        (m.fen, m.move, m.phrase) for m in moves
+    ]
+    assert [a.voice for a in accented].count("ar") == [a.voice for a in accented].count("fa")
+    for item in accented:
+        assert item.text == speakable(vocab.display(item.phrase), item.voice)
+        assert item.text != vocab.display(item.phrase)
+
+
+def test_the_command_offers_every_voice_set_and_condition_and_refuses_unknown_ones(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from voice.cli import bench, main
+
+    assert tuple(asr.VOICE_SETS) == bench.VOICE_SET_NAMES
+    assert tuple(asr.SELECTABLE) == bench.CONDITION_NAMES
+    assert bench._conditions("hall, clean") == ("clean", "hall")
+    with pytest.raises(SystemExit):
+        main(["bench", "asr", "--conditions", "clean,kitchen"])
+    assert "unknown condition kitchen" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("backend", ["whisper", "vosk"])
+def test_enrolment_and_learning_refuse_other_recognisers_in_one_sentence(
+    settings: Settings, vocab: Vocabulary, backend: str
+) -> None:
+    for how in ({"enrol": 3}, {"learn": 3}):
+        with pytest.raises(RuntimeError, match=r"^--enrol and --learn only apply to the Pocket"):
+            asr.run(settings, vocab, count=1, seed=5, backend=backend, **how)  # type: ignore[arg-type]
+
+
+@needs_espeak
+def test_json_holds_every_condition_run_with_its_targets(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from voice.cli import main
+
+    out = tmp_path / "figures.json"
+    argv = ["bench", "asr", "--count", "2", "--backend", "sphinx", "--voices", "report"]
+    assert main([*argv, "--conditions", "clean,hall", "--json", str(out)]) == 0
+    figures = json.loads(out.read_text(encoding="utf-8"))
+    assert figures["voices"] == "report" and figures["recognizer"] == "PocketSphinx"
+    assert set(figures["conditions"]) == {"clean", "hall"}
+    for condition in figures["conditions"].values():
+        assert condition["n"] == 2
+        assert {"correct", "wrong", "played_without_question", "choose_with_right_move"} <= set(
+            condition
+        )
+    aims = [target["aim"] for target in figures["targets"]]
+    assert aims[:2] == ["clean: right move ≥ 97%", "hall: right move ≥ 90%"]
+    assert set(figures["by_voice"]) <= set(asr.REPORT_VOICES)
+    assert "report voices" in capsys.readouterr().out

@@ -3,14 +3,26 @@
 The corpus is made on the spot (nothing generated is kept in git): positions from random legal
 games with a fixed seed, one legal move per utterance chosen so that captures, promotions, en
 passant, castling and disambiguated moves all occur, said in one of its accepted spoken forms by
-one of several espeak-ng German voices at varied rate and pitch. Each utterance is decoded clean,
-with pink noise at 10 dB SNR and with reverberation. German sentences that are not chess (each
-said three times, by different voices in different positions) and noise alone measure how
-often something that is not a move becomes one.
+one of several espeak-ng German voices at varied rate and pitch. Every utterance is padded with
+0.3 s of silence at both ends (:mod:`voice.bench.rooms`) and heard in the :data:`CONDITIONS`:
+clean; pink noise and babble (three other voices saying sentences that are not chess) at 10 and
+5 dB signal-to-noise ratio, measured as a room makes it, over the *whole* recording with its
+pauses; a large reverberant hall; and "accented", the same moves said by espeak-ng's Arabic and
+Persian voices reading the words as the Arabic and Persian FIDE Laws spell them. German
+sentences that are not chess (each said three times, by different voices in different
+positions) and noise alone measure how often something that is not a move becomes one.
+
+Voice sets (``--voices``): lexicon variants and thresholds may be tuned only on the
+:data:`TRAINING_VOICES` (``tuning``, also called ``training``); :data:`VOICES` (``benchmark``,
+the default) are the voices earlier figures were measured on, close to the tuning ones; **the
+figures to report come from** ``--voices report``: :data:`REPORT_VOICES`, espeak-ng variants
+used by neither set, at a wider range of rate and pitch.
 
 An utterance counts as **correct** when the matcher accepts or asks to confirm the right move,
-**wrong** when it accepts or confirms another move, **choose** when it offers several moves (the
-player picks one by number), and **rejected** when it proposes nothing.
+**wrong** when it accepts or confirms another move (**played** when it accepts another move
+without a question: the worst outcome), **choose** when it offers several moves (the player
+picks one by number; whether the right one was among them is counted too), and **rejected**
+when it proposes nothing. :data:`TARGETS` are the aims each figure is printed against.
 """
 
 from __future__ import annotations
@@ -40,7 +52,9 @@ from voice.recognizers import Recognizer, hypotheses, make_recognizer
 from voice.recognizers.grammar import TRAILING_WORDS, position_phrases
 from voice.recognizers.lexicon import Lexicon, lexicon_dir
 from voice.vocabulary import PIECE_WORDS, Phrase, Vocabulary
-from voice.wavio import RATE, load_for_recognition, mix_at_snr, to_int16
+from voice.wavio import RATE, load_for_recognition, to_int16
+
+from . import rooms
 
 if TYPE_CHECKING:
     from voice.recognizers.adaptation import Sample
@@ -81,7 +95,109 @@ TRAINING_VOICES: tuple[str, ...] = (
 on a corpus said by these (``--voices training``), so that the benchmark's figures are not
 figures of the corpus they were tuned on."""
 
-CONDITIONS: tuple[str, ...] = ("clean", "noise10db", "reverb")
+REPORT_VOICES: tuple[str, ...] = (
+    "de+Denis",
+    "de+edward",
+    "de+Gene",
+    "de+Hugo",
+    "de+Mario",
+    "de+norbert",
+    "de+robert",
+    "de+victor",
+    "de+grandpa",
+    "de+Annie",
+    "de+linda",
+    "de+aunty",
+    "de+shelby",
+    "de+belinda",
+    "de+Andrea",
+    "de+zac",
+)
+"""espeak-ng variants in neither :data:`VOICES` nor :data:`TRAINING_VOICES`, for the figures
+to report (``--voices report``): nine men, six women and a child (``zac``), said at a wider
+range of rate and pitch than the others. Chosen by what they are, not by how well they are
+recognised: variants of ``espeak-ng --voices=variant`` (most suggested in the issue, more women
+added for balance) whose vowel formants F1 to F3 stay within 75-150% of the default voice's,
+as a human speaker's would, and no effect voices (whisper, robots). Suggested but left out for
+that reason: Andy (no F3), boris, Jacky, Lee and Michael (F3 at 9-59%). Variant names are
+case-sensitive, and espeak-ng says an unknown one silently with the plain voice."""
+
+RATES: tuple[int, int, int] = (130, 191, 10)
+"""words per minute, as ``random.randrange`` arguments: 130 to 190 in steps of 10."""
+PITCHES: tuple[int, int, int] = (30, 71, 5)
+"""espeak-ng pitch (0-99), as ``random.randrange`` arguments: 30 to 70 in steps of 5."""
+REPORT_RATES: tuple[int, int, int] = (115, 216, 10)
+"""The report set's wider range: 115 to 215 words per minute."""
+REPORT_PITCHES: tuple[int, int, int] = (20, 81, 5)
+"""The report set's wider range: pitch 20 to 80."""
+
+
+@dataclass(frozen=True)
+class VoiceSet:
+    """Who says the corpus, and how fast and how high."""
+
+    voices: tuple[str, ...]
+    rates: tuple[int, int, int] = RATES
+    pitches: tuple[int, int, int] = PITCHES
+
+
+VOICE_SETS: dict[str, VoiceSet] = {
+    "benchmark": VoiceSet(VOICES),
+    "training": VoiceSet(TRAINING_VOICES),
+    "tuning": VoiceSet(TRAINING_VOICES),
+    "report": VoiceSet(REPORT_VOICES, REPORT_RATES, REPORT_PITCHES),
+}
+"""``--voices``: ``tuning`` (= ``training``) is what thresholds and pronunciations may be tuned
+on; ``report`` is what figures are reported from; ``benchmark`` is the earlier default."""
+
+ACCENTS: tuple[str, ...] = ("ar", "fa")
+"""espeak-ng voices of the "accented" condition, each reading the German words as its
+language's FIDE Laws spell them (:func:`voice.phrases.speakable`); they take turns."""
+
+CONDITIONS: tuple[str, ...] = (
+    "clean",
+    "pink10",
+    "pink5",
+    "babble10",
+    "babble5",
+    "hall",
+    "accented",
+)
+"""How every move utterance is heard (:mod:`voice.bench.rooms`)."""
+
+NOISE_SNR: Mapping[str, tuple[str, float]] = {
+    "pink10": ("pink", 10.0),
+    "pink5": ("pink", 5.0),
+    "babble10": ("babble", 10.0),
+    "babble5": ("babble", 5.0),
+}
+"""The conditions with noise: its kind and the whole-recording signal-to-noise ratio in dB."""
+
+SPEECH = "non-chess speech"
+NOISE = "noise alone"
+SELECTABLE: Mapping[str, str] = {
+    **{name: name for name in CONDITIONS},
+    "non-chess": SPEECH,
+    "noise": NOISE,
+}
+"""``--conditions`` names → the tallies they fill (default: all)."""
+
+BABBLE_TALKERS = 3
+
+TARGETS: Mapping[str, float] = {
+    "clean": 97.0,
+    "pink10": 90.0,
+    "babble10": 85.0,
+    "hall": 90.0,
+    "accented": 60.0,
+}
+"""Aims for the share of right moves (accepted or asked back), in percent."""
+WRONG_TARGET = 1.0
+"""Aim: at most this share (percent) of wrong moves proposed, in every condition."""
+PLAYED_TARGET = 0
+"""Aim: this many wrong moves played without a question, in all."""
+NON_CHESS_TARGET = 1.0
+"""Aim: at most this share (percent) of non-chess speech becomes a proposed move."""
 
 NON_CHESS: tuple[str, ...] = (
     "Guten Tag, wie geht es Ihnen heute?",
@@ -166,6 +282,13 @@ class Tally:
     first: int = 0
     """Utterances whose recogniser's own best phrase names the right move, whatever was
     decided: no decision rule on the recogniser's answer can make more of them correct."""
+    played: int = 0
+    """Another move (for what is not a move: any move) accepted without a question: it would
+    be played on the board, the player unaware."""
+    choose_right: int = 0
+    """Choices offered with the right move among them."""
+    speech_snr: list[float] = field(default_factory=list)
+    """With noise: the signal-to-noise ratio over the speech frames alone, per utterance."""
 
     @property
     def count(self) -> int:
@@ -173,6 +296,9 @@ class Tally:
 
     def share(self, outcome: str) -> float:
         return 100.0 * self.outcomes[outcome] / max(self.count, 1)
+
+    def percent(self, number: int) -> float:
+        return 100.0 * number / max(self.count, 1)
 
 
 # -- corpus ---------------------------------------------------------------------------------
@@ -233,8 +359,11 @@ def make_items(
     seed: int,
     language: str = "de",
     voices: Sequence[str] = VOICES,
+    rates: tuple[int, int, int] = RATES,
+    pitches: tuple[int, int, int] = PITCHES,
 ) -> list[Item]:
-    """``count`` move utterances: each special category gets at least a tenth of them."""
+    """``count`` move utterances: each special category gets at least a tenth of them, said
+    by ``voices`` at a rate drawn from ``rates`` and a pitch from ``pitches``."""
     rng = random.Random(seed)
     found = _candidates(rng, games=max(40, count // 3))
     quota = {"castling": 0.1, "promotion": 0.1, "en_passant": 0.1, "disambiguated": 0.1}
@@ -260,8 +389,8 @@ def make_items(
                 phrase=phrase,
                 text=speakable(vocab.display(phrase), language),
                 voice=rng.choice(list(voices)),
-                rate=rng.randrange(130, 191, 10),
-                pitch=rng.randrange(30, 71, 5),
+                rate=rng.randrange(*rates),
+                pitch=rng.randrange(*pitches),
                 category=kind,
             )
         )
@@ -274,6 +403,8 @@ def non_chess_items(
     repeats: int = 3,
     voices: Sequence[str] = VOICES,
     sentences: Sequence[str] = NON_CHESS,
+    rates: tuple[int, int, int] = RATES,
+    pitches: tuple[int, int, int] = PITCHES,
 ) -> list[Item]:
     """Each sentence ``repeats`` times, by different voices, in positions taken from ``fens``
     (the grammar, and so what speech could be mistaken for, changes with the position)."""
@@ -289,8 +420,8 @@ def non_chess_items(
                     (),
                     text,
                     voices[(i + 3 * round_) % len(voices)],
-                    rng.randrange(130, 191, 10),
-                    rng.randrange(30, 71, 5),
+                    rng.randrange(*rates),
+                    rng.randrange(*pitches),
                     "speech",
                 )
             )
@@ -309,6 +440,74 @@ def read_sentences(path: Path) -> list[str]:
     if not sentences:
         raise RuntimeError(f"{path}: no sentences (one per line)")
     return sentences
+
+
+def accented_items(moves: Sequence[Item], vocab: Vocabulary) -> list[Item]:
+    """The same moves said by the :data:`ACCENTS` voices in turn, each reading the German words
+    as its language's Laws of Chess spell them."""
+    items = []
+    for index, item in enumerate(moves):
+        accent = ACCENTS[index % len(ACCENTS)]
+        text = speakable(vocab.display(item.phrase), accent)
+        items.append(replace(item, ident=f"accent{index:04d}", voice=accent, text=text))
+    return items
+
+
+def babble_sentences(vocab: Vocabulary) -> list[str]:
+    """The :data:`NON_CHESS` sentences with no word a move could be made of ("Ich brauche eine
+    kurze Pause" has the "kurze" of "kurze Rochade"): babble must not say the moves."""
+    moves = vocab.move_words()
+    kept = []
+    for text in NON_CHESS:
+        words = {*vocab.normalize(text), *text.lower().replace(",", " ").split()}
+        if not words & moves:
+            kept.append(text)
+    return kept
+
+
+def babble_bank(
+    seed: int,
+    vocab: Vocabulary,
+    voices: Sequence[str] = VOICES,
+    rates: tuple[int, int, int] = RATES,
+    pitches: tuple[int, int, int] = PITCHES,
+) -> list[Item]:
+    """The talkers babble is made of: every :func:`babble_sentences` sentence once, by
+    ``voices`` in turn (a set of fewer than four is joined by benchmark and training voices,
+    so that every target voice has :data:`BABBLE_TALKERS` others to be drowned by)."""
+    pool = list(dict.fromkeys(voices))
+    for voice in (*VOICES, *TRAINING_VOICES):
+        if len(pool) > BABBLE_TALKERS:
+            break
+        if voice not in pool:
+            pool.append(voice)
+    rng = random.Random(seed + 3)
+    return [
+        Item(
+            f"babble{index:03d}",
+            chess.STARTING_FEN,
+            None,
+            (),
+            text,
+            pool[index % len(pool)],
+            rng.randrange(*rates),
+            rng.randrange(*pitches),
+            "babble",
+        )
+        for index, text in enumerate(babble_sentences(vocab))
+    ]
+
+
+def babble_plan(target: Item, bank: Sequence[Item], rng: random.Random) -> list[Item]:
+    """:data:`BABBLE_TALKERS` recordings of the bank to talk over ``target``: other voices than
+    the target's, no voice twice (so no sentence twice either)."""
+    chosen: list[Item] = []
+    for talker in rng.sample(list(bank), len(bank)):
+        if talker.voice != target.voice and all(c.voice != talker.voice for c in chosen):
+            chosen.append(talker)
+            if len(chosen) == BABBLE_TALKERS:
+                break
+    return chosen
 
 
 def _synthesize(item: Item, folder: Path) -> Path:
@@ -355,36 +554,10 @@ def _noise(kind: str, seconds: float, folder: Path, seed: int) -> np.ndarray:
     return load_for_recognition(path).astype(np.float64) / 32768
 
 
-def with_noise(clean: np.ndarray, noise: np.ndarray, snr_db: float, offset: int) -> np.ndarray:
-    """``clean`` (int16) plus a stretch of ``noise`` scaled to ``snr_db`` below the speech RMS."""
-    start = offset % max(1, len(noise) - len(clean))
-    return mix_at_snr(clean, noise[start : start + len(clean)], snr_db)
-
-
-def with_reverb(path: Path, folder: Path) -> np.ndarray:
-    out = folder / f"{path.stem}.reverb.wav"
-    subprocess.run(
-        [
-            "sox",
-            "-R",
-            "-G",
-            str(path),
-            str(out),
-            "pad",
-            "0",
-            "0.8",
-            "reverb",
-            "80",
-            "30",
-            "100",
-            "100",
-            "20",
-            "0",
-        ],
-        check=True,
-        capture_output=True,
-    )
-    return load_for_recognition(out)
+def pink_stretch(noise: np.ndarray, length: int, offset: int) -> np.ndarray:
+    """``length`` samples of the long ``noise`` clip, from a place chosen by ``offset``."""
+    start = offset % max(1, len(noise) - length)
+    return rooms.loop_to(noise, length, start)
 
 
 # -- running --------------------------------------------------------------------------------
@@ -393,15 +566,20 @@ def with_reverb(path: Path, folder: Path) -> np.ndarray:
 @dataclass
 class Report:
     tallies: dict[str, Tally]
+    """By condition (:data:`CONDITIONS`, then :data:`SPEECH` and :data:`NOISE`), only those run."""
     confusions: Counter[tuple[str, str]]
     by_category: dict[str, Counter[str]]
-    by_voice: dict[str, Counter[str]]
+    """Clean outcomes by kind of move."""
+    by_voice: dict[str, dict[str, Counter[str]]]
+    """voice → condition → outcomes of its move utterances (the accented voices too)."""
     rss_mb: float
     utterances: int
     generate_s: float
     failures: list[str]
     helper_rss_mb: float = 0.0
     """Peak memory of PocketSphinx's second decoder process (the rival search's other half)."""
+    recognizer: str = ""
+    """What the recogniser calls itself (:meth:`Recognizer.describe`)."""
 
 
 def outcome(decision: Decision, move: chess.Move | None, meant: str | None) -> str:
@@ -478,23 +656,37 @@ def run(
     enrol: int = 0,
     learn: int = 0,
     sentences: Sequence[str] = (),
+    conditions: Sequence[str] = tuple(SELECTABLE),
+    rates: tuple[int, int, int] = RATES,
+    pitches: tuple[int, int, int] = PITCHES,
+    repeats: int = 3,
 ) -> Report:
     """Generate the corpus, decode every utterance in every condition, tally the outcomes.
 
+    ``conditions`` are names of :data:`SELECTABLE` (default: all); the corpus, and the noise
+    and babble drawn for each utterance, are the same whichever are chosen, so the figures of
+    a condition do not depend on the others.
+
     ``sentences``, if given, replace the built-in non-chess sentences (each said once, by the
-    voices in turn), so that how often speech becomes a move can be measured on more text.
+    voices in turn), so that how often speech becomes a move can be measured on more text;
+    otherwise each built-in sentence is said ``repeats`` times.
 
     ``voices`` says the corpus (:data:`TRAINING_VOICES` to try a change without looking at the
-    benchmark's own voices); ``lexicon`` adds ``.dict`` files of candidate pronunciations to the
-    shipped ones (PocketSphinx only). ``enrol`` > 0 first enrols every voice with that many
-    moves of its own (other positions, another seed) and decodes each voice's utterances with
-    its adaptation, as a player who ran ``voice-chess enrol``; otherwise no adaptation is used,
-    whatever the settings say, so that the figures are those of the recogniser as shipped.
-    ``learn`` > 0 instead has every voice first play that many moves of its own with the
-    recogniser as shipped, and learns from the moves that would have been played, with the words
-    they were heard as (wrong ones included), as after a game (:mod:`voice.learning`)."""
+    benchmark's own voices, :data:`REPORT_VOICES` for figures to report, with their wider
+    ``rates`` and ``pitches``: see :data:`VOICE_SETS`); ``lexicon`` adds ``.dict`` files of
+    candidate pronunciations to the shipped ones (PocketSphinx only). ``enrol`` > 0 first
+    enrols every voice (the accented ones too) with that many moves of its own (other
+    positions, another seed) and decodes each voice's utterances with its adaptation, as a
+    player who ran ``voice-chess enrol``; otherwise no adaptation is used, whatever the
+    settings say, so that the figures are those of the recogniser as shipped. ``learn`` > 0
+    instead has every voice first play that many moves of its own with the recogniser as
+    shipped, and learns from the moves that would have been played, with the words they were
+    heard as (wrong ones included), as after a game (:mod:`voice.learning`)."""
     if shutil.which("espeak-ng") is None or shutil.which("sox") is None:
         raise RuntimeError("the benchmark needs espeak-ng and sox (apt-get install espeak-ng sox)")
+    unknown = [name for name in conditions if name not in SELECTABLE]
+    if unknown or not conditions:
+        raise RuntimeError(f"unknown conditions {unknown}: choose from {', '.join(SELECTABLE)}")
     folder = Path(tempfile.mkdtemp(prefix="voice-chess-bench-")) if keep is None else keep
     folder.mkdir(parents=True, exist_ok=True)
     try:
@@ -512,10 +704,20 @@ def run(
             enrol,
             learn,
             sentences,
+            frozenset(conditions),
+            rates,
+            pitches,
+            repeats,
         )
     finally:
         if keep is None:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def _language(voice: str) -> str:
+    """The language whose respellings a voice reads: an accent's own, else German."""
+    base = voice.split("+")[0]
+    return base if base in ACCENTS else "de"
 
 
 def _run(
@@ -527,56 +729,82 @@ def _run(
     model_path: str | None,
     folder: Path,
     progress: Callable[[str], None],
-    voices: Sequence[str] = VOICES,
-    lexicon: Sequence[Path] = (),
-    enrol: int = 0,
-    learn: int = 0,
-    sentences: Sequence[str] = (),
+    voices: Sequence[str],
+    lexicon: Sequence[Path],
+    enrol: int,
+    learn: int,
+    sentences: Sequence[str],
+    chosen: frozenset[str],
+    rates: tuple[int, int, int],
+    pitches: tuple[int, int, int],
+    repeats: int,
 ) -> Report:
     # First, so that a missing model or a bad lexicon file is reported before the corpus is made.
     shipped = settings.model_copy(
         update={"speech": settings.speech.model_copy(update={"adaptation": "off"})}
     )
     if (enrol or learn) and (backend or settings.speech.recognizer) != "sphinx":
-        raise RuntimeError("--enrol and --learn only apply to the PocketSphinx recogniser")
+        raise RuntimeError(
+            "--enrol and --learn only apply to the PocketSphinx recogniser (--backend sphinx)"
+        )
     if enrol and learn:
         raise RuntimeError("--enrol or --learn, not both")
     words = _lexicon(lexicon) if lexicon else None
     recognizer = _recognizer(shipped, vocab, backend, model_path, words)
     started = time.perf_counter()
-    moves = make_items(count, vocab, seed, voices=voices)
+    moves = make_items(count, vocab, seed, voices=voices, rates=rates, pitches=pitches)
     fens = [m.fen for m in moves] or [chess.STARTING_FEN]
-    if sentences:
-        others = non_chess_items(seed, fens, repeats=1, voices=voices, sentences=sentences)
-    else:
-        others = non_chess_items(seed, fens, voices=voices)
-    progress(f"synthesizing {len(moves) + len(others)} utterances with espeak-ng ...")
+    others: list[Item] = []
+    if "non-chess" in chosen:
+        if sentences:
+            others = non_chess_items(seed, fens, 1, voices, sentences, rates=rates, pitches=pitches)
+        else:
+            others = non_chess_items(seed, fens, repeats, voices, rates=rates, pitches=pitches)
+    accented = accented_items(moves, vocab) if "accented" in chosen else []
+    bank = babble_bank(seed, vocab, voices, rates, pitches)
+    babbling = any(name.startswith("babble") for name in chosen)
+    talkers = bank if babbling else []
+    spoken = [*moves, *others, *accented, *talkers]
+    progress(f"synthesizing {len(spoken)} utterances with espeak-ng ...")
     with ThreadPoolExecutor(max_workers=2) as pool:
-        paths = list(pool.map(lambda item: _synthesize(item, folder), [*moves, *others]))
+        paths = dict(
+            zip(
+                [item.ident for item in spoken],
+                pool.map(lambda item: _synthesize(item, folder), spoken),
+                strict=True,
+            )
+        )
+    talker_audio = {item.ident: load_for_recognition(paths[item.ident]) for item in talkers}
     noise = _noise("pinknoise", 60.0, folder, seed)
     rng = np.random.default_rng(seed)
+    babble_rng = random.Random(seed + 2)
+    speakers = [*voices, *(ACCENTS if accented else ())]
     enrolled: dict[str, Path] = {}
     if enrol or learn:
         words = words or Lexicon.load()
         player = (recognizer, settings) if learn else None
         enrolled = _enrol_voices(
-            vocab, voices, enrol or learn, seed, folder, progress, words, played_by=player
+            vocab, speakers, enrol or learn, seed, folder, progress, words, played_by=player
         )
     listener, listening_to = recognizer, ""  # with --enrol: whose adapted recogniser is loaded
     generate_s = time.perf_counter() - started
     _warm(listener)
     helper_mb = 0.0  # the peak of the recognisers' second decoder processes
 
-    tallies = {name: Tally() for name in [*CONDITIONS, "non-chess speech", "noise alone"]}
+    names = [c for c in CONDITIONS if c in chosen]
+    names += [SELECTABLE[c] for c in ("non-chess", "noise") if c in chosen]
+    tallies = {name: Tally() for name in names}
     confusions: Counter[tuple[str, str]] = Counter()
     by_category: dict[str, Counter[str]] = {c: Counter() for c in CATEGORIES}
-    by_voice: dict[str, Counter[str]] = {v: Counter() for v in voices}
+    by_voice: dict[str, dict[str, Counter[str]]] = {
+        v: {c: Counter() for c in CONDITIONS if c in chosen} for v in speakers
+    }
     failures: list[str] = []
     contexts: dict[str, frozenset[Phrase]] = {}
     table: tuple[str, PhraseTable] | None = None  # the last position's (kept: it is large)
     kinds = word_kinds(vocab)
 
-    def decode(item: Item, audio: np.ndarray, condition: str) -> None:
+    def decode(item: Item, audio: np.ndarray, condition: str, snr: float | None = None) -> None:
         board = chess.Board(item.fen)
         if item.fen not in contexts:
             contexts[item.fen] = position_phrases(board, vocab)
@@ -587,23 +815,31 @@ def _run(
         tally = tallies[condition]
         tally.outcomes[result_outcome] += 1
         tally.decode_ms.append(transcript.decode_ms)
+        if snr is not None:
+            tally.speech_snr.append(snr)
+        if result.decision == Decision.ACCEPT and result_outcome in ("wrong", "proposed"):
+            tally.played += 1
+        if result_outcome == "choose" and any(c.move.uci() == item.move for c in result.candidates):
+            tally.choose_right += 1
         if item.move is not None:
             nonlocal table
             if table is None or table[0] != item.fen:
                 table = (item.fen, phrase_table(board, vocab))
-            best = tuple(w for w in transcript.best.split() if w not in TRAILING_WORDS)
+            best = tuple(w for w in vocab.normalize(transcript.best) if w not in TRAILING_WORDS)
             move = table[1].phrases.get(best)
             tally.first += move is not None and move.uci() == item.move
+            by_voice[item.voice][condition][result_outcome] += 1
         if item.move is not None and condition == "clean":
             by_category[item.category][result_outcome] += 1
-            by_voice[item.voice][result_outcome] += 1
         if item.move is not None and result_outcome != "correct":
-            heard = tuple(transcript.best.split()) or tuple(transcript.partial.split())
+            heard = vocab.normalize(transcript.best) or vocab.normalize(transcript.partial)
             confusions.update(_word_confusions(item.phrase, heard, kinds))
+            played = " PLAYED" if result.decision == Decision.ACCEPT else ""
             failures.append(
                 f"{condition:9s} {result_outcome:8s} {item.voice:10s} said "
                 f"{' '.join(item.phrase)!r} heard {transcript.best or transcript.partial!r}"
                 f"{' (' + transcript.reason + ')' if transcript.reason else ''}"
+                f"{played if result_outcome == 'wrong' else ''}"
             )
         elif item.move is None and result_outcome == "proposed":
             failures.append(f"{condition:9s} proposed {item.text!r} heard {transcript.best!r}")
@@ -612,38 +848,61 @@ def _run(
     # --enrol); with --enrol it is done voice by voice, one adapted recogniser at a time.
     work: list[tuple[str, Callable[[], None]]] = []
 
-    def move_work(item: Item, path: Path, offset: int) -> Callable[[], None]:
+    def move_work(
+        item: Item, path: Path, offset: int, plan: list[Item], starts: list[int]
+    ) -> Callable[[], None]:
         def run() -> None:
-            clean = load_for_recognition(path)
-            decode(item, clean, "clean")
-            decode(item, with_noise(clean, noise, 10.0, offset), "noise10db")
-            decode(item, with_reverb(path, folder), "reverb")
+            clean = rooms.pad(load_for_recognition(path))
+            if "clean" in chosen:
+                decode(item, clean, "clean")
+            for condition, (kind, snr_db) in NOISE_SNR.items():
+                if condition not in chosen:
+                    continue
+                if kind == "pink":
+                    stretch = pink_stretch(noise, len(clean), offset)
+                else:
+                    voices_heard = [talker_audio[t.ident] for t in plan]
+                    stretch = rooms.babble(voices_heard, len(clean), starts)
+                added = rooms.scaled_noise(clean, stretch, snr_db)
+                snr = rooms.speech_snr_db(clean, added)
+                decode(item, rooms.mix(clean, added), condition, snr)
+            if "hall" in chosen:
+                decode(item, rooms.hall(path, folder), "hall")
 
         return run
 
-    def sentence_work(item: Item, path: Path) -> Callable[[], None]:
+    def padded_work(item: Item, path: Path, condition: str) -> Callable[[], None]:
         # Read when decoded: a long --sentences file held in memory at once would swell the
         # peak memory the benchmark reports.
-        return lambda: decode(item, load_for_recognition(path), "non-chess speech")
+        return lambda: decode(item, rooms.pad(load_for_recognition(path)), condition)
 
-    for item, path in zip(moves, paths, strict=False):
-        work.append((item.voice, move_work(item, path, int(rng.integers(0, 10**9)))))
-    for item, path in zip(others, paths[len(moves) :], strict=True):
-        work.append((item.voice, sentence_work(item, path)))
+    for item in moves:
+        # Drawn for every move whatever the conditions, so that each draws the same noise.
+        offset = int(rng.integers(0, 10**9))
+        plan = babble_plan(item, bank, babble_rng)
+        starts = [babble_rng.randrange(RATE * 4) for _ in plan]
+        job = move_work(item, paths[item.ident], offset, plan, starts)
+        work.append((item.voice, job))
+    for item in accented:
+        work.append((item.voice, padded_work(item, paths[item.ident], "accented")))
+    for item in others:
+        work.append((item.voice, padded_work(item, paths[item.ident], SPEECH)))
     for index in range(max(10, count // 10)):
         kind = NOISES[index % len(NOISES)]
-        clip = _noise(kind, 60.0, folder, seed + index)
         length = int(RATE * (1.0 + (index % 5) * 0.5))
-        start = int(rng.integers(0, len(clip) - length))
+        start = int(rng.integers(0, RATE * 60 - length))
+        if NOISE not in names:
+            continue
+        clip = _noise(kind, 60.0, folder, seed + index)
         level = 0.05 + 0.9 * (index % 7) / 6
         audio = to_int16(clip[start : start + length] * level)
         fen = moves[index % len(moves)].fen if moves else chess.STARTING_FEN
         voice = voices[index % len(voices)]  # whose adapted recogniser hears it, with --enrol
         item = Item(f"noise{index:03d}", fen, None, (), kind, voice, 0, 0, "noise")
-        work.append((voice, partial(decode, item, audio, "noise alone")))
+        work.append((voice, partial(decode, item, audio, NOISE)))
     if enrolled:
-        work.sort(key=lambda job: voices.index(job[0]))
-    progress(f"decoding {len(moves)} moves in three conditions, then the rest ...")
+        work.sort(key=lambda job: speakers.index(job[0]))
+    progress(f"decoding {len(moves)} moves in {len(names)} conditions ...")
     for voice, job in work:
         if enrolled and listening_to != voice:
             if listener is not recognizer:
@@ -666,6 +925,7 @@ def _run(
         generate_s,
         failures,
         helper_mb,
+        recognizer.describe(),
     )
 
 
@@ -691,7 +951,9 @@ def _enrol_voices(
     for number, voice in enumerate(voices):
         items = [
             replace(item, ident=f"enrol{number:02d}-{item.ident}")
-            for item in make_items(count, vocab, seed + 7919 + number, voices=[voice])
+            for item in make_items(
+                count, vocab, seed + 7919 + number, language=_language(voice), voices=[voice]
+            )
         ]
         with ThreadPoolExecutor(max_workers=2) as pool:
             paths = list(pool.map(lambda item: _synthesize(item, folder), items))
@@ -782,7 +1044,9 @@ def _recognizer(
     if words is None:
         return make_recognizer(settings, vocab, backend=backend, model_path=model_path)
     if (backend or settings.speech.recognizer) != "sphinx":
-        raise RuntimeError("--lexicon only applies to the PocketSphinx recogniser")
+        raise RuntimeError(
+            "--lexicon only applies to the PocketSphinx recogniser (--backend sphinx)"
+        )
     from voice.recognizers.sphinx import SphinxRecognizer
 
     return SphinxRecognizer(vocab, nbest=settings.speech.nbest, lexicon=words)
@@ -790,6 +1054,66 @@ def _recognizer(
 
 def _percentile(values: Sequence[float], q: float) -> float:
     return float(np.percentile(values, q)) if values else 0.0
+
+
+@dataclass(frozen=True)
+class Target:
+    """One aim, what was measured against it, and whether it was met."""
+
+    aim: str
+    measured: str
+    met: bool
+    value: float
+
+
+def targets(report: Report) -> list[Target]:
+    """The :data:`TARGETS` and the aims on wrong and false moves, for the conditions run."""
+    found = []
+    for name, aim in TARGETS.items():
+        tally = report.tallies.get(name)
+        if tally is not None and tally.count:
+            value = tally.share("correct")
+            found.append(
+                Target(f"{name}: right move ≥ {aim:g}%", f"{value:.1f}%", value >= aim, value)
+            )
+    moves = [(name, t) for name, t in report.tallies.items() if name in CONDITIONS and t.count]
+    if moves:
+        worst_name, worst = max(moves, key=lambda pair: pair[1].share("wrong"))
+        value = worst.share("wrong")
+        found.append(
+            Target(
+                f"wrong move proposed ≤ {WRONG_TARGET:g}%, every condition",
+                f"{value:.1f}% (worst: {worst_name})",
+                value <= WRONG_TARGET,
+                value,
+            )
+        )
+        played = sum(t.played for _, t in moves)
+        where = ", ".join(f"{name} {t.played}" for name, t in moves if t.played)
+        found.append(
+            Target(
+                f"wrong move played without a question = {PLAYED_TARGET}",
+                f"{played}" + (f" ({where})" if where else ""),
+                played <= PLAYED_TARGET,
+                float(played),
+            )
+        )
+    speech = report.tallies.get(SPEECH)
+    if speech is not None and speech.count:
+        value = speech.share("proposed")
+        found.append(
+            Target(
+                f"non-chess speech → a move ≤ {NON_CHESS_TARGET:g}%",
+                f"{value:.1f}%",
+                value <= NON_CHESS_TARGET,
+                value,
+            )
+        )
+    return found
+
+
+VOICE_COLUMNS: tuple[str, ...] = ("clean", "pink10", "accented")
+"""The conditions of the by-voice table."""
 
 
 def format_report(
@@ -802,16 +1126,19 @@ def format_report(
     enrol: int = 0,
     learn: int = 0,
 ) -> str:
-    """The figures as the README describes them."""
+    """The figures as the README describes them, each aim beside its figure."""
     enrolled = f" enrolled with {enrol} moves each" if enrol else ""
     if learn:
         enrolled = f" learnt from {learn} moves played each"
     lines = [
-        f"ASR benchmark: backend {backend}, seed {seed}, {voices} voices{enrolled}, "
+        f"ASR benchmark: backend {backend}"
+        + (f" ({report.recognizer})" if report.recognizer else "")
+        + f", seed {seed}, {voices} voices{enrolled}, "
         f"{report.utterances} decodes (corpus made in {report.generate_s:.1f} s)",
         "",
-        f"{'condition':18s} {'n':>4s} {'correct':>8s} {'wrong':>7s} {'choose':>7s} "
-        f"{'rejected':>9s} {'p50 ms':>7s} {'p95 ms':>7s} {'heard first':>12s}",
+        f"{'condition':16s} {'n':>4s} {'correct':>8s} {'wrong':>7s} {'played':>7s} "
+        f"{'choose':>7s} {'(right)':>8s} {'rejected':>9s} {'p50 ms':>7s} {'p95 ms':>7s} "
+        f"{'SNR sp.':>8s} {'heard first':>12s}",
     ]
     for name, tally in report.tallies.items():
         if not tally.count:
@@ -819,17 +1146,31 @@ def format_report(
         p50 = statistics.median(tally.decode_ms)
         p95 = _percentile(tally.decode_ms, 95)
         if name in CONDITIONS:
+            snr = f"{statistics.median(tally.speech_snr):.1f} dB" if tally.speech_snr else "-"
             lines.append(
-                f"{name:18s} {tally.count:4d} {tally.share('correct'):7.1f}% "
-                f"{tally.share('wrong'):6.1f}% {tally.share('choose'):6.1f}% "
-                f"{tally.share('rejected'):8.1f}% {p50:7.0f} {p95:7.0f} "
+                f"{name:16s} {tally.count:4d} {tally.share('correct'):7.1f}% "
+                f"{tally.share('wrong'):6.1f}% {tally.percent(tally.played):6.1f}% "
+                f"{tally.share('choose'):6.1f}% {tally.percent(tally.choose_right):7.1f}% "
+                f"{tally.share('rejected'):8.1f}% {p50:7.0f} {p95:7.0f} {snr:>8s} "
                 f"{100.0 * tally.first / tally.count:11.1f}%"
             )
         else:
             lines.append(
-                f"{name:18s} {tally.count:4d} {'proposed a move':>15s} "
-                f"{tally.share('proposed'):6.1f}% {'':8s} {p50:7.0f} {p95:7.0f}"
+                f"{name:16s} {tally.count:4d} {'proposed a move':>15s} "
+                f"{tally.share('proposed'):6.1f}%, played {tally.percent(tally.played):5.1f}%"
+                f"{'':14s} {p50:7.0f} {p95:7.0f}"
             )
+    lines += [
+        "",
+        "correct: the right move accepted or asked back · wrong: another move accepted or asked",
+        "back · played: another move accepted without a question (part of wrong) · choose: moves",
+        "offered by number, (right): the right one among them · SNR sp.: median signal-to-noise",
+        "ratio over the speech frames alone (the names give it over the whole recording)",
+    ]
+    found = targets(report)
+    if found:
+        lines += ["", f"{'targets':48s} {'measured':30s}"]
+        lines += [f"  {t.aim:46s} {t.measured:30s} {'met' if t.met else 'NOT met'}" for t in found]
     all_ms = [ms for tally in report.tallies.values() for ms in tally.decode_ms]
     lines += [
         "",
@@ -840,22 +1181,18 @@ def format_report(
             if report.helper_rss_mb
             else ""
         ),
-        "",
-        "clean, by kind of move (correct/total): "
-        + ", ".join(
-            f"{kind} {counts['correct']}/{sum(counts.values())}"
-            for kind, counts in report.by_category.items()
-            if counts
-        ),
     ]
-    lines.append(
-        "clean, by voice (correct/total): "
-        + ", ".join(
-            f"{voice} {counts['correct']}/{sum(counts.values())}"
-            for voice, counts in report.by_voice.items()
-            if counts
-        )
-    )
+    if any(report.by_category.values()):
+        lines += [
+            "",
+            "clean, by kind of move (correct/total): "
+            + ", ".join(
+                f"{kind} {counts['correct']}/{sum(counts.values())}"
+                for kind, counts in report.by_category.items()
+                if counts
+            ),
+        ]
+    lines += _voice_table(report)
     if report.confusions:
         lines += ["", "most frequent word confusions (said → heard, '-' = missing/extra):"]
         lines += [
@@ -866,3 +1203,72 @@ def format_report(
         lines += ["", f"first {failures} failures:"]
         lines += [f"  {line}" for line in report.failures[:failures]]
     return "\n".join(lines)
+
+
+def _voice_table(report: Report) -> list[str]:
+    """correct / wrong per voice in the :data:`VOICE_COLUMNS` conditions that were run."""
+    columns = [c for c in VOICE_COLUMNS if c in report.tallies]
+    rows = []
+    for voice, by_condition in report.by_voice.items():
+        cells = []
+        for condition in columns:
+            counts = by_condition.get(condition, Counter())
+            total = sum(counts.values())
+            right, wrong = (100 * counts[k] / max(total, 1) for k in ("correct", "wrong"))
+            cells.append(f"{right:5.1f}% / {wrong:4.1f}% of {total:3d}" if total else "")
+        if any(cells):
+            rows.append(f"  {voice:12s} " + " ".join(f"{cell:22s}" for cell in cells).rstrip())
+    if not rows:
+        return []
+    heading = f"  {'voice':12s} " + " ".join(f"{c:22s}" for c in columns)
+    return ["", "by voice: correct / wrong of n utterances", heading.rstrip(), *rows]
+
+
+def figures(
+    report: Report, *, backend: str, seed: int, voices: str = "benchmark"
+) -> dict[str, object]:
+    """Every figure of the report, for ``--json``: shares in percent, times in ms."""
+    conditions: dict[str, object] = {}
+    for name, tally in report.tallies.items():
+        conditions[name] = {
+            "n": tally.count,
+            **{
+                key: round(tally.share(key), 2)
+                for key in ("correct", "wrong", "choose", "rejected", "proposed")
+            },
+            "played_without_question": round(tally.percent(tally.played), 2),
+            "played_without_question_count": tally.played,
+            "choose_with_right_move": round(tally.percent(tally.choose_right), 2),
+            "heard_first": round(tally.percent(tally.first), 2),
+            "decode_ms_median": round(statistics.median(tally.decode_ms), 1)
+            if tally.decode_ms
+            else 0.0,
+            "decode_ms_p95": round(_percentile(tally.decode_ms, 95), 1),
+            "speech_frame_snr_db_median": round(statistics.median(tally.speech_snr), 2)
+            if tally.speech_snr
+            else None,
+        }
+    return {
+        "backend": backend,
+        "recognizer": report.recognizer,
+        "seed": seed,
+        "voices": voices,
+        "decodes": report.utterances,
+        "generate_s": round(report.generate_s, 1),
+        "conditions": conditions,
+        "targets": [
+            {"aim": t.aim, "measured": t.measured, "value": round(t.value, 2), "met": t.met}
+            for t in targets(report)
+        ],
+        "by_voice": {
+            voice: {condition: dict(counts) for condition, counts in by_condition.items() if counts}
+            for voice, by_condition in report.by_voice.items()
+        },
+        "by_category_clean": {k: dict(v) for k, v in report.by_category.items() if v},
+        "confusions": [
+            {"said": said, "heard": heard, "times": times}
+            for (said, heard), times in report.confusions.most_common(30)
+        ],
+        "rss_mb": round(report.rss_mb, 1),
+        "helper_rss_mb": round(report.helper_rss_mb, 1),
+    }

@@ -1,9 +1,12 @@
 """``voice-chess bench asr``: recognition accuracy and latency on a synthesized corpus.
 
-Prints per condition (clean, pink noise at 10 dB SNR, reverberation) how many utterances became
-the right move, another move, a choice or nothing, the decode time median and 95th percentile,
-how often non-chess speech and noise alone became a proposed move, and the peak memory. The
-figures are measured, never asserted; the README explains how to read them.
+Prints per condition (clean; pink noise and babble at 10 and 5 dB signal-to-noise ratio over the
+whole recording; a reverberant hall; accented German) how many utterances became the right
+move, another move (and how many of those were played without a question), a choice or
+nothing, the decode time median and 95th percentile, how often non-chess speech and noise alone
+became a proposed move, and the peak memory, each beside its aim. Figures to report come from
+``--voices report`` (voices nothing was tuned on); tune on ``--voices tuning``. The figures are
+measured, never asserted; the README explains how to read them.
 """
 
 from __future__ import annotations
@@ -21,23 +24,64 @@ from voice.vocabulary import Vocabulary
 NAME = "bench"
 HELP = "measure speech recognition: accuracy on synthesized moves, false moves, decode time"
 
+# Kept here as well as in voice.bench.asr, so that building the parser imports no numpy.
+VOICE_SET_NAMES = ("benchmark", "training", "tuning", "report")
+CONDITION_NAMES = (
+    "clean",
+    "pink10",
+    "pink5",
+    "babble10",
+    "babble5",
+    "hall",
+    "accented",
+    "non-chess",
+    "noise",
+)
+
+
+def _conditions(text: str) -> tuple[str, ...]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in CONDITION_NAMES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown condition {', '.join(unknown) or '(none given)'}; "
+            f"choose from {','.join(CONDITION_NAMES)}"
+        )
+    return tuple(name for name in CONDITION_NAMES if name in names)
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     kinds = parser.add_subparsers(dest="bench", metavar="WHAT", required=True)
     asr = kinds.add_parser("asr", help="recogniser accuracy and latency (espeak-ng corpus)")
-    asr.add_argument("--quick", action="store_true", help="60 moves instead of 200 (~1 min)")
+    asr.add_argument(
+        "--quick",
+        action="store_true",
+        help="30 moves instead of 200 and the 40 sentences said once (about a minute)",
+    )
     asr.add_argument("--count", type=int, help="number of move utterances (default 200)")
     asr.add_argument("--seed", type=int, default=2026, help="corpus seed (default 2026)")
-    asr.add_argument("--backend", choices=("sphinx", "vosk"), help="default: [speech] recognizer")
+    asr.add_argument(
+        "--backend",
+        choices=("auto", "sphinx", "vosk", "whisper"),
+        help="default: [speech] recognizer",
+    )
     asr.add_argument("--model", metavar="PATH", help="Vosk model folder")
     asr.add_argument("--keep", type=Path, metavar="DIR", help="keep the generated audio here")
     asr.add_argument("--failures", type=int, default=0, metavar="N", help="list N failures")
     asr.add_argument("--json", type=Path, metavar="FILE", help="also write the figures as JSON")
     asr.add_argument(
         "--voices",
-        choices=("benchmark", "training"),
+        choices=tuple(VOICE_SET_NAMES),
         default="benchmark",
-        help="the benchmark's ten voices, or sixteen others to tune on (default: benchmark)",
+        help="benchmark: the ten voices of earlier figures (default); tuning (= training): "
+        "sixteen others, the only ones to tune on; report: sixteen voices used by neither, "
+        "at wider rate and pitch, for figures to report",
+    )
+    asr.add_argument(
+        "--conditions",
+        type=_conditions,
+        metavar="LIST",
+        help="comma-separated, of " + ",".join(CONDITION_NAMES) + " (default: all)",
     )
     asr.add_argument(
         "--lexicon",
@@ -75,7 +119,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from voice.bench import asr
 
-    count = args.count or (60 if args.quick else 200)
+    count = args.count or (30 if args.quick else 200)
+    chosen = asr.VOICE_SETS[args.voices]
     vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
     backend = args.backend or settings.speech.recognizer
     try:
@@ -89,11 +134,15 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             model_path=args.model,
             keep=args.keep,
             progress=lambda text: print(text, file=sys.stderr, flush=True),
-            voices=asr.TRAINING_VOICES if args.voices == "training" else asr.VOICES,
+            voices=chosen.voices,
+            rates=chosen.rates,
+            pitches=chosen.pitches,
             lexicon=args.lexicon,
             enrol=args.enrol,
             learn=args.learn,
             sentences=sentences,
+            conditions=args.conditions or tuple(asr.SELECTABLE),
+            repeats=1 if args.quick else 3,
         )
     except (RecognizerError, RuntimeError, LexiconError, OSError) as error:
         print(f"voice-chess bench asr: {error}", file=sys.stderr)
@@ -110,20 +159,6 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         )
     )
     if args.json:
-        figures: dict[str, object] = {
-            name: {
-                "n": tally.count,
-                **{
-                    k: round(tally.share(k), 2)
-                    for k in ("correct", "wrong", "choose", "rejected", "proposed")
-                },
-                "decode_ms_median": asr.statistics.median(tally.decode_ms) if tally.count else 0,
-                "decode_ms_p95": asr._percentile(tally.decode_ms, 95),
-                "heard_first": round(100.0 * tally.first / max(tally.count, 1), 2),
-            }
-            for name, tally in report.tallies.items()
-        }
-        figures["rss_mb"] = round(report.rss_mb, 1)
-        figures["helper_rss_mb"] = round(report.helper_rss_mb, 1)
-        args.json.write_text(json.dumps(figures, indent=2), encoding="utf-8")
+        figures = asr.figures(report, backend=backend, seed=args.seed, voices=args.voices)
+        args.json.write_text(json.dumps(figures, indent=2, ensure_ascii=False), encoding="utf-8")
     return 0

@@ -1,0 +1,150 @@
+"""The rooms of the recognition benchmark: silence around an utterance, noise and babble at a
+signal-to-noise ratio over the whole recording, a reverberant hall.
+
+A signal-to-noise ratio here is what a room makes: the noise goes on through the pauses, so its
+power is set against the average power of the *whole* recording, silences included (each
+utterance is first padded with :data:`PAD_S` of silence at both ends, so that every recording
+has a realistic share of it). The same mixture measured over the speech frames alone has a
+higher ratio; :func:`speech_snr_db` says how much, and the benchmark prints it beside each
+condition so that its figures can be compared with figures quoted either way.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from voice.wavio import RATE, load_for_recognition, to_int16
+
+PAD_S = 0.3
+"""Silence added before and after every synthesized utterance (espeak-ng's own lead-in and
+tail of about 0.2 s stay inside it)."""
+
+HALL: tuple[str, ...] = ("reverb", "90", "50", "100", "100", "40", "0")
+"""sox effect of a large reverberant hall: reverberance 90%, HF damping 50%, room scale 100%,
+stereo depth 100%, pre-delay 40 ms, wet gain 0 dB (the direct sound stays in the mix)."""
+
+HALL_TAIL_S = 0.8
+"""Extra silence after the utterance for the hall's reverberation to ring out in."""
+
+FRAME = RATE // 50
+"""20 ms: the frame :func:`speech_snr_db` sorts into speech and pause."""
+
+SPEECH_FLOOR_DB = 40.0
+"""A frame is speech when its power is within this many dB of the loudest frame."""
+
+
+def pad(pcm: np.ndarray, seconds: float = PAD_S) -> np.ndarray:
+    """int16 ``pcm`` with ``seconds`` of silence before and after it.
+
+    The silence is the faint hiss of the recording's own pauses (sox's dither: -1, 0 or +1,
+    seeded by the length, so the same every run), not digital zeros: no microphone gives
+    those, and PocketSphinx hears them wrongly (measured: 5 of 40 non-chess sentences became a
+    move when padded with zeros, none when padded with this)."""
+    pcm = np.asarray(pcm, dtype=np.int16)
+    length = round(seconds * RATE)
+    rng = np.random.default_rng(len(pcm))
+    hiss = rng.integers(0, 2, (2, 2 * length)).sum(axis=0) - 1
+    hiss = hiss.astype(np.int16)
+    return np.concatenate([hiss[:length], pcm, hiss[length:]])
+
+
+def mean_power(samples: np.ndarray) -> float:
+    """Mean square of float samples (never exactly 0, so that ratios stay finite)."""
+    values = np.asarray(samples, dtype=np.float64)
+    if len(values) == 0:
+        return 1e-18
+    return max(float(np.mean(np.square(values))), 1e-18)
+
+
+def _floats(pcm: np.ndarray) -> np.ndarray:
+    return np.asarray(pcm, dtype=np.float64) / 32768
+
+
+def scaled_noise(recording: np.ndarray, noise: np.ndarray, snr_db: float) -> np.ndarray:
+    """``noise`` (float, at least as long as ``recording``) cut to length and scaled so that
+    the average power of the whole int16 ``recording`` is ``snr_db`` above the noise's."""
+    speech = _floats(recording)
+    stretch = np.asarray(noise, dtype=np.float64)[: len(speech)]
+    if len(stretch) < len(speech):
+        raise ValueError("the noise is shorter than the recording")
+    gain = np.sqrt(mean_power(speech) / (mean_power(stretch) * 10 ** (snr_db / 10)))
+    return stretch * gain
+
+
+def mix(recording: np.ndarray, added: np.ndarray) -> np.ndarray:
+    """int16 ``recording`` plus float ``added`` as int16; a mixture that would clip is turned
+    down as a whole (as a recorder's gain would), which leaves the ratio as it was."""
+    mixed = _floats(recording) + added
+    peak = float(np.max(np.abs(mixed))) if len(mixed) else 0.0
+    if peak > 0.99:
+        mixed *= 0.99 / peak
+    return to_int16(mixed)
+
+
+def mix_whole(recording: np.ndarray, noise: np.ndarray, snr_db: float) -> np.ndarray:
+    """``recording`` (int16) with ``noise`` at ``snr_db`` below its whole-recording power."""
+    return mix(recording, scaled_noise(recording, noise, snr_db))
+
+
+def speech_snr_db(recording: np.ndarray, added: np.ndarray) -> float:
+    """The ratio of ``recording`` to ``added`` over the recording's speech frames only (20 ms
+    frames within :data:`SPEECH_FLOOR_DB` of its loudest): how loud the noise is while words
+    are said. Higher than the whole-recording ratio by as much as the pauses weigh."""
+    speech = _floats(recording)
+    noise = np.asarray(added, dtype=np.float64)[: len(speech)]
+    frames = len(speech) // FRAME
+    if frames == 0:
+        return float("nan")
+    shape = (frames, FRAME)
+    speech_power = np.mean(np.square(speech[: frames * FRAME].reshape(shape)), axis=1)
+    noise_power = np.mean(np.square(noise[: frames * FRAME].reshape(shape)), axis=1)
+    loud = speech_power >= speech_power.max() * 10 ** (-SPEECH_FLOOR_DB / 10)
+    ratio = speech_power[loud].mean() / max(float(noise_power[loud].mean()), 1e-18)
+    return float(10 * np.log10(ratio))
+
+
+def loop_to(samples: np.ndarray, length: int, start: int) -> np.ndarray:
+    """``samples`` repeated end to end from ``start`` on, cut to ``length``."""
+    values = np.asarray(samples, dtype=np.float64)
+    if len(values) == 0:
+        return np.zeros(length)
+    return values[(start + np.arange(length)) % len(values)]
+
+
+def babble(talkers: Sequence[np.ndarray], length: int, starts: Sequence[int]) -> np.ndarray:
+    """Several people talking at once: each int16 recording looped to ``length`` from its own
+    start, brought to the same power, and summed (float; scale it with :func:`scaled_noise`)."""
+    total = np.zeros(length)
+    for pcm, start in zip(talkers, starts, strict=True):
+        voice = _floats(pcm)
+        total += loop_to(voice / np.sqrt(mean_power(voice)), length, start)
+    return total
+
+
+def hall(path: Path, folder: Path) -> np.ndarray:
+    """The utterance in ``path`` said in a large hall: padded like every recording, then
+    :data:`HALL_TAIL_S` more for the reverberation (sox ``-R``: the same every run)."""
+    out = folder / f"{path.stem}.hall.wav"
+    subprocess.run(
+        [
+            "sox",
+            "-R",
+            "-G",
+            str(path),
+            str(out),
+            "pad",
+            f"{PAD_S}",
+            f"{PAD_S + HALL_TAIL_S}",
+            *HALL,
+        ],
+        check=True,
+        capture_output=True,
+    )
+    try:
+        return load_for_recognition(out)
+    finally:
+        out.unlink()
