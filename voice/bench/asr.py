@@ -1169,7 +1169,7 @@ def format_report(
     ]
     found = targets(report)
     if found:
-        lines += ["", f"{'targets':48s} {'measured':30s}"]
+        lines += ["", f"{'targets':48s} measured"]
         lines += [f"  {t.aim:46s} {t.measured:30s} {'met' if t.met else 'NOT met'}" for t in found]
     all_ms = [ms for tally in report.tallies.values() for ms in tally.decode_ms]
     lines += [
