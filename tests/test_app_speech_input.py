@@ -79,6 +79,25 @@ def test_stopp_during_our_own_speech_silences_it_and_is_no_input(
             source.close()
 
 
+def _sphinx(settings: Settings, **speech: str) -> Settings:
+    """PocketSphinx, the recogniser that learns the player's voice (Whisper does not)."""
+    return override(settings, speech={"recognizer": "sphinx", **speech})
+
+
+def test_whisper_by_default_is_named_at_start_up_without_an_enrolment_hint(
+    pulse: PulseAudio, settings: Settings, vocab: Vocabulary
+) -> None:
+    """A fresh install listens with Whisper and says so; enrolment only helps PocketSphinx, so
+    the start-up sentence does not suggest it."""
+    source = SpeechInput(settings, vocab)
+    try:
+        german = source.describe("de")
+        assert german.startswith("Spracherkennung Whisper base am Mikrofon ")
+        assert ENROL not in german
+    finally:
+        source.close()
+
+
 def test_the_enrolled_voice_is_used_by_the_microphone_and_named_at_start_up(
     pulse: PulseAudio, settings: Settings, vocab: Vocabulary
 ) -> None:
@@ -86,7 +105,7 @@ def test_the_enrolled_voice_is_used_by_the_microphone_and_named_at_start_up(
     transform, and the start-up sentence says so in the player's language."""
     Adaptation(np.stack([np.eye(13)] * 3), np.zeros((3, 13))).save(default_path())
     heard: queue.Queue[Heard] = queue.Queue()
-    source = SpeechInput(settings, vocab)
+    source = SpeechInput(_sphinx(settings), vocab)
     try:
         assert getattr(source.recognizer, "adaptation", None) == default_path()
         assert "an Ihre Stimme angepasst" in source.describe("de")
@@ -104,7 +123,7 @@ def test_a_voice_learnt_during_the_game_is_used_from_the_next_utterance(
     """voice.learning hands over the voice learnt mid-game: the microphone goes on, the next
     utterance is heard with it, and the unadapted recogniser's helper process is stopped."""
     heard: queue.Queue[Heard] = queue.Queue()
-    source = SpeechInput(settings, vocab)
+    source = SpeechInput(_sphinx(settings), vocab)
     try:
         before = source.recognizer
         assert getattr(before, "adaptation", "none") is None
@@ -134,7 +153,7 @@ def test_a_damaged_learnt_voice_is_reported_and_the_game_hears_on_as_before(
     tmp_path: Path,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    source = SpeechInput(settings, vocab)
+    source = SpeechInput(_sphinx(settings), vocab)
     try:
         before = source.recognizer
         damaged = tmp_path / "voice.mllr"
@@ -157,9 +176,9 @@ def test_pocketsphinx_without_an_enrolled_voice_suggests_voice_chess_enrol_at_st
     """[speech] adaptation = "auto" and nothing enrolled: the start-up sentence tells the player
     that two minutes of voice-chess enrol make recognition better (they may never read the
     README)."""
-    source = SpeechInput(settings, vocab)
+    source = SpeechInput(_sphinx(settings), vocab)
     try:
-        assert settings.speech.adaptation == "auto"
+        assert _sphinx(settings).speech.adaptation == "auto"
         assert getattr(source.recognizer, "adaptation", "none") is None
         german = source.describe("de")
         assert german.startswith("Spracherkennung PocketSphinx am Mikrofon ")
@@ -174,7 +193,7 @@ def test_an_enrolled_voice_gets_no_enrolment_hint(
     pulse: PulseAudio, settings: Settings, vocab: Vocabulary
 ) -> None:
     Adaptation(np.stack([np.eye(13)] * 3), np.zeros((3, 13))).save(default_path())
-    source = SpeechInput(settings, vocab)
+    source = SpeechInput(_sphinx(settings), vocab)
     try:
         description = source.describe("de")
         assert "an Ihre Stimme angepasst" in description
@@ -187,7 +206,7 @@ def test_adaptation_off_gets_no_enrolment_hint(
     pulse: PulseAudio, settings: Settings, vocab: Vocabulary
 ) -> None:
     """The player chose to go without their voice: the game does not nag about it."""
-    source = SpeechInput(override(settings, speech={"adaptation": "off"}), vocab)
+    source = SpeechInput(_sphinx(settings, adaptation="off"), vocab)
     try:
         assert getattr(source.recognizer, "adaptation", "none") is None
         assert ENROL not in source.describe("de")

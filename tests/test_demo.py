@@ -23,7 +23,7 @@ def test_plain_voice_chess_without_audio_runs_the_demo_to_the_end() -> None:
     try:
         con.expect("Kein Mikrofon gefunden: ich zeige eine Vorführung (voice-chess demo).")
         start = con.expect("voice-chess demo: eine kurze Partie durch die echte Verarbeitung.")
-        assert "Erkennung: PocketSphinx" in start and "Kein Audiogerät" in start
+        assert "Erkennung: Whisper base" in start and "Kein Audiogerät" in start
         assert con.wait() == 0
     finally:
         con.close()

@@ -189,7 +189,18 @@ def test_hypotheses_below_min_confidence_are_ignored(settings: Settings) -> None
     strict = override(settings, matching={"min_confidence": 0.5}).matching
     nbest = [Hypothesis(("springer", "felix", "drei"), 0.2)]
     assert match_move(chess.Board(), nbest, VOCAB, strict).decision == Decision.REJECT
-    assert match_move(chess.Board(), nbest, VOCAB, THRESHOLDS).decision == Decision.ACCEPT
+    # Without the floor it is heard, but a recogniser that unsure has it asked back.
+    assert match_move(chess.Board(), nbest, VOCAB, THRESHOLDS).decision == Decision.CONFIRM
+
+
+def test_a_move_the_recogniser_is_unsure_of_is_asked_back_never_played() -> None:
+    """accept_confidence: the exact phrase of one legal move, but with a confidence below the
+    point where the recogniser is sure (Whisper's calibration), is a question, not a move."""
+    phrase = ("springer", "felix", "drei")
+    unsure = match_move(chess.Board(), [Hypothesis(phrase, 0.49)], VOCAB, THRESHOLDS)
+    assert (unsure.decision, unsure.move) == (Decision.CONFIRM, chess.Move.from_uci("g1f3"))
+    sure = match_move(chess.Board(), [Hypothesis(phrase, 0.5)], VOCAB, THRESHOLDS)
+    assert (sure.decision, sure.move) == (Decision.ACCEPT, chess.Move.from_uci("g1f3"))
 
 
 # -- properties over random positions -------------------------------------------------------

@@ -64,6 +64,7 @@ class MatchingSettings(Section):
     max_choices: Annotated[int, Field(ge=2, le=9)]
     min_confidence: Annotated[float, Field(ge=0, le=1)]
     nbest_penalty: Cost = 0.25
+    accept_confidence: Annotated[float, Field(ge=0, le=1)] = 0.5
 
 
 def _check_key_bindings(bindings: dict[str, list[str]]) -> None:
@@ -155,7 +156,8 @@ class ClockSettings(Section):
 
 
 class SpeechSettings(Section):
-    recognizer: Literal["sphinx", "vosk"]
+    recognizer: Literal["auto", "whisper", "sphinx", "vosk"]
+    whisper_model: str = "whisper-base"
     vosk_model: str
     nbest: Annotated[int, Field(ge=1, le=20)]
     adaptation: str

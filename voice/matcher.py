@@ -454,7 +454,9 @@ def match_move(
 ) -> MatchResult:
     """Rank the legal moves by how well they fit what was heard and decide what to do.
 
-    ACCEPT: the best costs at most ``accept_cost`` and no rival is within ``ambiguity_margin``.
+    ACCEPT: the best costs at most ``accept_cost``, no rival is within ``ambiguity_margin`` and
+    the recogniser's best hypothesis has at least ``accept_confidence`` (else it is asked back:
+    a recogniser unsure of what it heard never has a move played silently).
     CONFIRM: one likely move (at most ``confirm_cost`` and a clear margin), or the only plausible
     one. CHOOSE: several plausible moves, at most ``max_choices``. REJECT: nothing costs at most
     ``reject_cost``, the words clearly name an illegal move (``refusal`` says why), or too many
@@ -484,7 +486,8 @@ def match_move(
         if refusal is not None:
             return MatchResult(Decision.REJECT, shown, None, refusal, heard)
     close = [c for c in candidates if c.cost <= best.cost + margin]
-    if len(close) == 1 and best.cost <= thresholds.accept_cost:
+    sure = max((h.confidence for h in listening), default=0.0) >= thresholds.accept_confidence
+    if len(close) == 1 and best.cost <= thresholds.accept_cost and sure:
         return MatchResult(Decision.ACCEPT, candidates[:1], best.move, None, heard)
     if len(close) == 1 and best.cost <= thresholds.confirm_cost:
         return MatchResult(Decision.CONFIRM, candidates[:1], best.move, None, heard)

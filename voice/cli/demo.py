@@ -66,9 +66,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--recognizer",
-        choices=("sphinx", "vosk"),
-        default="sphinx",
-        help="the recogniser to hear the speech with (default: the embedded PocketSphinx)",
+        choices=("auto", "whisper", "sphinx", "vosk"),
+        default="auto",
+        help="the recogniser to hear the speech with (default: the best installed, as in a game)",
     )
 
 

@@ -42,9 +42,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help='JSON lines {"id", "fen", "wav"} ("-" reads standard input); one result per line',
     )
     parser.add_argument(
-        "--backend", choices=("sphinx", "vosk"), help="default: [speech] recognizer"
+        "--backend",
+        choices=("auto", "whisper", "sphinx", "vosk"),
+        help="default: [speech] recognizer",
     )
-    parser.add_argument("--model", metavar="PATH", help="Vosk model folder or name")
+    parser.add_argument("--model", metavar="PATH", help="Vosk or Whisper model folder or name")
 
 
 def recognize_one(

@@ -2,9 +2,12 @@
 
 The session tells the recogniser what may be said now (:meth:`Recognizer.set_context`: the legal
 moves' phrases and the commands that make sense in its state); the recogniser returns what it
-heard as canonical tokens, best first. Two backends:
+heard as canonical tokens, best first. Three backends:
 
-* ``sphinx`` (default): PocketSphinx with its embedded English acoustic model, the shipped
+* ``whisper`` (chosen by ``auto``, the default): Whisper base through CTranslate2, deciding only
+  among the phrases allowed now (:mod:`voice.recognizers.whisper`). Its model arrives as two pip
+  packages and is joined into the user's model folder on first use.
+* ``sphinx``: PocketSphinx with its embedded English acoustic model, the shipped
   pronunciation lexicon and a word graph per position. Works right after ``pip install``.
 * ``vosk``: a Vosk model the user installed (``voice-chess models install``), with a per-position
   word list; every vocabulary word is checked against the model at start-up.
@@ -96,11 +99,19 @@ def make_recognizer(
 ) -> Recognizer:
     """The configured recogniser (``[speech] recognizer``), or ``backend`` if given.
 
-    ``model_path`` overrides ``[speech] vosk_model`` for Vosk. ``extra_words`` are words beyond
-    the vocabulary that contexts may use (e.g. articles in "wo ist der Springer").
+    ``model_path`` overrides ``[speech] vosk_model`` for Vosk and ``whisper_model`` for
+    Whisper. ``extra_words`` are words beyond the vocabulary that contexts may use (e.g.
+    articles in "wo ist der Springer").
     Raises :class:`RecognizerError` with a message a user can act on.
     """
     name = backend or settings.speech.recognizer
+    if name == "auto":
+        return _best_installed(settings, vocab, extra_words)
+    if name == "whisper":
+        from voice.recognizers.whisper import WhisperRecognizer
+
+        folder = whisper_folder(str(model_path or settings.speech.whisper_model))
+        return WhisperRecognizer(folder, vocab, nbest=settings.speech.nbest)
     if name == "sphinx":
         from voice.recognizers.adaptation import chosen_adaptation
         from voice.recognizers.sphinx import SphinxRecognizer
@@ -116,4 +127,37 @@ def make_recognizer(
 
         path = Path(model_path) if model_path else resolve_model(settings.speech.vosk_model)
         return VoskRecognizer(path, vocab, nbest=settings.speech.nbest, extra_words=extra_words)
-    raise RecognizerError(f"unknown recogniser {name!r} (use 'sphinx' or 'vosk')")
+    raise RecognizerError(
+        f"unknown recogniser {name!r} (use 'auto', 'whisper', 'sphinx' or 'vosk')"
+    )
+
+
+def whisper_folder(name: str) -> Path:
+    """``[speech] whisper_model`` (a catalogue name or a folder) → the model folder, joined
+    from its pip packages into the user's model folder the first time."""
+    folder = Path(name).expanduser()
+    if folder.is_dir():
+        return folder
+    from voice.models import ModelError, ensure_whisper_model
+
+    try:
+        return ensure_whisper_model(name)
+    except ModelError as error:
+        raise RecognizerError(str(error)) from error
+
+
+def _best_installed(
+    settings: Settings, vocab: Vocabulary, extra_words: Sequence[str]
+) -> Recognizer:
+    """``recognizer = "auto"``: Whisper when its runtime and model can be used (it hears German
+    far better, see the README's figures), else the embedded PocketSphinx. Why Whisper could
+    not be used goes to the log; the start-up sentence names the recogniser chosen."""
+    import logging
+
+    try:
+        return make_recognizer(settings, vocab, backend="whisper", extra_words=extra_words)
+    except RecognizerError as error:
+        logging.getLogger(__name__).warning(
+            "Whisper cannot be used, PocketSphinx listens: %s", error
+        )
+    return make_recognizer(settings, vocab, backend="sphinx", extra_words=extra_words)

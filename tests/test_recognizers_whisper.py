@@ -1,0 +1,194 @@
+"""Whisper, for real: the model joined from its pip packages, synthesized German speech, a closed
+set of phrases per position, rejection, and the calibrated decision."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import chess
+import numpy as np
+import pytest
+from speech_audio import needs_espeak, synthesize
+
+from voice.config import Settings, override
+from voice.matcher import Decision, match_move
+from voice.recognizers import hypotheses, make_recognizer
+from voice.recognizers.grammar import position_phrases
+from voice.recognizers.sphinx import SphinxRecognizer
+from voice.recognizers.whisper import (
+    CALIBRATION,
+    WhisperRecognizer,
+    guess_distance,
+    guess_words,
+    probability,
+    reported,
+    sound_string,
+    speech_span,
+)
+from voice.vocabulary import Vocabulary
+
+pytestmark = needs_espeak
+
+
+@pytest.fixture(scope="module")
+def recognizer(whisper_model: Path) -> WhisperRecognizer:
+    return WhisperRecognizer(whisper_model, Vocabulary.default())
+
+
+def test_a_spoken_move_in_the_start_position_is_played(
+    recognizer: WhisperRecognizer, tmp_path: Path, settings: Settings, vocab: Vocabulary
+) -> None:
+    board = chess.Board()
+    recognizer.set_context(position_phrases(board, vocab))
+    transcript = recognizer.recognize(synthesize("Springer Felix drei", tmp_path), 16000)
+    assert transcript.complete
+    assert transcript.best == "springer felix drei"
+    assert transcript.nbest[0][1] >= settings.matching.accept_confidence
+    result = match_move(board, hypotheses(transcript, vocab), vocab, settings.matching)
+    assert result.decision == Decision.ACCEPT
+    assert result.move == chess.Move.from_uci("g1f3")
+
+
+def test_only_what_may_be_said_now_can_be_heard(
+    recognizer: WhisperRecognizer, tmp_path: Path
+) -> None:
+    """With only yes/no allowed, a move is never the answer, whatever Whisper transcribes."""
+    recognizer.set_context([("ja",), ("nein",)])
+    transcript = recognizer.recognize(synthesize("Springer Felix drei", tmp_path), 16000)
+    assert all(text in ("ja", "nein") for text, _ in transcript.nbest)
+
+
+def test_a_phrase_cut_short_is_incomplete(recognizer: WhisperRecognizer, tmp_path: Path) -> None:
+    """At a short pause after "Turm Anna" the end-pointer must wait for the rest: the phrase
+    that fits best ("Turm Anna eins") was not said to its end."""
+    recognizer.set_context([("turm", "anna", "eins"), ("turm", "hector", "acht")])
+    cut = recognizer.recognize(synthesize("Turm Anna", tmp_path), 16000)
+    assert not (cut.complete and cut.nbest)  # what the end-pointer asks: a whole phrase?
+    whole = recognizer.recognize(synthesize("Turm Anna eins", tmp_path), 16000)
+    assert whole.complete and whole.best == "turm anna eins"
+
+
+def test_yes_is_heard_among_the_answers_to_a_question(
+    recognizer: WhisperRecognizer, tmp_path: Path
+) -> None:
+    recognizer.set_context([("ja",), ("nein",), ("korrektur",)])
+    transcript = recognizer.recognize(synthesize("ja", tmp_path), 16000)
+    assert transcript.best == "ja"
+
+
+def test_small_talk_is_no_move(
+    recognizer: WhisperRecognizer, tmp_path: Path, settings: Settings, vocab: Vocabulary
+) -> None:
+    """A German sentence that is not chess must not become a move: it is rejected outright or at
+    worst asked back, never played."""
+    board = chess.Board()
+    recognizer.set_context(position_phrases(board, vocab))
+    audio = synthesize("Ich hätte gerne einen Kaffee mit Milch und Zucker.", tmp_path)
+    transcript = recognizer.recognize(audio, 16000)
+    result = match_move(board, hypotheses(transcript, vocab), vocab, settings.matching)
+    assert result.decision != Decision.ACCEPT
+    assert transcript.nbest == () or transcript.nbest[0][1] < settings.matching.accept_confidence
+
+
+def test_silence_and_steady_noise_are_nothing(recognizer: WhisperRecognizer) -> None:
+    recognizer.set_context(position_phrases(chess.Board(), Vocabulary.default()))
+    quiet = np.zeros(16000, dtype=np.int16)
+    assert recognizer.recognize(quiet, 16000).reason == "silence"
+    hiss = (np.random.default_rng(1).standard_normal(16000) * 800).astype(np.int16)
+    assert recognizer.recognize(hiss, 16000).nbest == ()
+
+
+def test_the_same_audio_twice_is_decoded_once(
+    recognizer: WhisperRecognizer, tmp_path: Path, vocab: Vocabulary
+) -> None:
+    """The end-pointer's completeness check and the final recognition see the same audio: the
+    second answer comes from the first (no second decode between the words and the reply)."""
+    recognizer.set_context(position_phrases(chess.Board(), vocab))
+    audio = synthesize("Bauer Eva vier", tmp_path)
+    first = recognizer.recognize(audio, 16000)
+    second = recognizer.recognize(audio, 16000)
+    assert second.nbest == first.nbest
+    assert second.decode_ms < first.decode_ms / 5
+
+
+def test_a_stream_gives_the_same_answer_as_the_whole_utterance(
+    recognizer: WhisperRecognizer, tmp_path: Path, vocab: Vocabulary
+) -> None:
+    recognizer.set_context(position_phrases(chess.Board(), vocab))
+    audio = synthesize("David zwei David vier", tmp_path)
+    whole = recognizer.recognize(audio, 16000)
+    recognizer.start()
+    for start in range(0, len(audio), 1600):
+        assert recognizer.accept(audio[start : start + 1600], 16000) is None
+    assert recognizer.finish().nbest == whole.nbest
+
+
+def test_the_guess_is_compared_from_its_start_and_its_repetitions_cost_little() -> None:
+    phrase = sound_string(guess_words(" Eva sieben Eva sechs"))
+    repeated = sound_string(guess_words(" Eva sieben Eva sechs Eva sieben Eva sechs"))
+    other = sound_string(guess_words(" Hector zwei"))
+    assert guess_distance(phrase, phrase) == 0
+    assert guess_distance(repeated, phrase) < 0.5
+    assert guess_distance(other, phrase) > 0.5
+
+
+def test_digits_in_a_guess_are_read_as_rank_words() -> None:
+    assert guess_words(" Springer F3.") == ["springer", "f", "drei"]
+    assert guess_words("König Lust auf 8") == ["könig", "lust", "auf", "acht"]
+
+
+def test_the_probability_grows_with_the_lead_the_fit_and_the_loudness_and_falls_with_distance() -> (
+    None
+):
+    base = probability(2.0, -2.0, 30.0, 0.3)
+    assert probability(6.0, -2.0, 30.0, 0.3) > base
+    assert probability(2.0, -0.5, 30.0, 0.3) > base
+    assert probability(2.0, -2.0, 50.0, 0.3) > base
+    assert probability(2.0, -2.0, 30.0, 0.6) < base
+    assert 0.0 < probability(-50, -9, 0, 1) < probability(50, 0, 90, 0) < 1.0
+
+
+def test_only_what_the_recogniser_is_sure_of_reaches_the_matchers_accept_point(
+    settings: Settings,
+) -> None:
+    """The recogniser's own point of certainty becomes the matcher's accept_confidence, and
+    the order of confidences is kept."""
+    gate = settings.matching.accept_confidence
+    assert reported(CALIBRATION.sure) == pytest.approx(gate)
+    assert reported(CALIBRATION.sure - 0.01) < gate <= reported(CALIBRATION.sure + 0.001)
+    values = [reported(p / 100) for p in range(101)]
+    assert values == sorted(values)
+    assert values[0] == 0.0 and values[-1] == pytest.approx(1.0)
+
+
+def test_the_speech_span_keeps_a_margin_and_finds_no_speech_in_silence() -> None:
+    audio = np.zeros(32000, dtype=np.int16)
+    audio[12000:20000] = (np.sin(np.arange(8000) / 3) * 8000).astype(np.int16)
+    start, end, level = speech_span(audio)
+    assert start < 12000 <= 20000 < end
+    assert level > 40
+    assert speech_span(np.zeros(16000, dtype=np.int16))[2] == 0.0
+
+
+def test_auto_listens_with_whisper_when_its_model_is_there(
+    settings: Settings, vocab: Vocabulary
+) -> None:
+    chosen = make_recognizer(override(settings, speech={"recognizer": "auto"}), vocab)
+    assert isinstance(chosen, WhisperRecognizer)
+    assert chosen.describe() == "Whisper base"
+
+
+def test_auto_falls_back_to_pocketsphinx_and_says_why(
+    settings: Settings, vocab: Vocabulary, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A model that cannot be used (here: a name no catalogue knows) must not leave the player
+    without ears: the embedded recogniser listens, and the log says why."""
+    broken = override(settings, speech={"recognizer": "auto", "whisper_model": "no-such-model"})
+    with caplog.at_level(logging.WARNING):
+        chosen = make_recognizer(broken, vocab)
+    try:
+        assert isinstance(chosen, SphinxRecognizer)
+        assert "no-such-model" in caplog.text
+    finally:
+        chosen.close()

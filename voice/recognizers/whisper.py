@@ -1,0 +1,456 @@
+"""Whisper: a multilingual neural recogniser that decides only among what may be said now.
+
+OpenAI's Whisper (base, MIT licence), converted for CTranslate2 and run with int8 weights on the
+CPU through faster-whisper (its log-mel front end and model loading). Whisper knows German, so it
+hears the Appendix D words far better than PocketSphinx's English acoustic model; but a free
+transcription cannot be trusted ("Schwinger Felix 3", a sentence of small talk, the prompt
+repeated back). So it never decides from its own text. Per utterance:
+
+1. **Cut to the speech** (energy, with a margin) and encode it once. The window is not padded to
+   Whisper's 30 s: encoding 1-2 s of speech takes about 25 ms instead of a second.
+2. **A short guess.** A beam search of at most :data:`MAX_NEW_TOKENS` tokens, prompted with the
+   vocabulary (file names, pieces, ranks as words), gives a few free transcriptions. Its only use
+   is to pick the :data:`SHORTLIST` phrases of the current position that sound nearest to it
+   (a phonetic edit distance over :func:`voice.matcher.sounds`; extra words at the end of the
+   guess, where short windows make Whisper repeat itself, cost little).
+3. **Score the shortlist in one batch.** CTranslate2's ``align`` gives the probability of each
+   token of each candidate phrase given the audio (teacher forcing, the encoder output reused).
+   A candidate's score is its summed token log-probability plus :data:`TOKEN_BONUS` per token
+   (a plain sum favours short phrases) minus :data:`EDIT_WEIGHT` times its distance from the
+   guess.
+4. **Decide with a calibrated confidence** (:func:`confidence`): how far the best candidate is
+   ahead of the next, how well it fits per token, and how loud the speech stands above the
+   room. The n-best list handed on holds the shortlist with these confidences; the matcher
+   (``[matching] accept_confidence``) plays a move at once only when the recogniser is sure, asks
+   it back when it is not, and offers both moves when two fit almost equally. Speech whose best
+   phrase fits badly (:data:`REJECT_MEAN_LOGP`) is no phrase of this position: nothing is heard.
+
+Constants were tuned on the benchmark's tuning voices only (``voice-chess bench asr --voices
+tuning``); the figures in the README come from the report voices.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from voice.recognizers import RecognizerError, Transcript
+from voice.vocabulary import Phrase, Vocabulary
+from voice.wavio import RATE, as_pcm16
+
+MODEL_NAME = "whisper-base"
+"""The catalogue name of the default model (``speech_models/catalogue.toml``)."""
+
+PROMPT = (
+    "Anna Bella Cesar David Eva Felix Gustav Hector König Dame Turm Läufer Springer Bauer "
+    "Rochade schlägt eins zwei drei vier fünf sechs sieben acht"
+)
+"""Shown to the decoder as "previous text": it spells the words the way the phrases do."""
+
+MAX_NEW_TOKENS = 10
+"""The guess is short: on a short window Whisper repeats itself, and the repetitions only cost
+time (tuning voices: 10 found the right phrase in the shortlist as often as 14, faster)."""
+
+SHORTLIST = 8
+"""Phrases scored per utterance (tuning voices, clean: the right one among them 99 of 120 times
+with 8, 95 with 5)."""
+
+GUESS_TAIL_COST = 0.2
+"""What a sound of the guess beyond the phrase's end costs (a full sound costs 1)."""
+
+TOKEN_BONUS = 2.0
+"""Added per token of a candidate, so that long phrases are not beaten by short ones for being
+short (tuned: 0 to 3 tried, 3 best)."""
+
+EDIT_WEIGHT = 10.0
+"""How much the guess's phonetic distance (0..1) counts against a candidate."""
+
+REJECT_MEAN_LOGP = -9.0
+"""Below this mean log-probability per token the best phrase does not explain the speech."""
+
+REJECT_DISTANCE = 0.7
+"""Above this phonetic distance between the free guess and the best phrase, what was said is
+no phrase of the position (German small talk: median 0.70; moves heard right: 0.35)."""
+
+END_WORD_DISTANCE = 0.5
+"""The phrase's last word counts as said when one of the guess's last two words sounds at
+least this close to it (:func:`voice.matcher.sound_distance`)."""
+
+WINDOW_S = 4.0
+"""The speech is followed by quiet up to a window this long (see :meth:`~WhisperRecognizer.score`:
+a window cut tight to the speech made Whisper hear noise as words)."""
+
+TAIL_S = 1.0
+"""Longer speech is followed by at least this much quiet."""
+
+MARGIN_S = 0.5
+"""Quiet kept before and after the speech."""
+
+MIN_DYNAMIC_DB = 9.0
+"""An utterance whose loud and quiet frames differ by less than this holds no speech."""
+
+_CACHE_SIZE = 16
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """How an utterance's evidence becomes a decision. A logistic model gives the probability
+    that the best candidate is what was said; fitted on the tuning voices (clean, pink noise at
+    10 and 5 dB, babble at 10 dB), never on the report voices."""
+
+    lead: float
+    """Weight of the best candidate's score lead over the next (score units)."""
+    fit: float
+    """Weight of the best candidate's mean log-probability per token."""
+    loudness: float
+    """Weight of the speech's level above the quietest frames (dB, at most 60)."""
+    distance: float
+    """Weight of the free guess's phonetic distance from the best candidate (0..1)."""
+    bias: float
+    sure: float
+    """From this probability on the move may be played without a question: chosen so that no
+    wrong move of the tuning set would have been played. The recogniser reports its
+    probabilities rescaled so that this point is the matcher's ``accept_confidence`` (0.5)."""
+    unsure: float
+    """Below this probability the best candidate alone is not asked back: the nearest
+    :data:`CHOICES` are offered to choose from (asking back a likely wrong move invites a
+    reflex "ja")."""
+
+
+CALIBRATION = Calibration(
+    lead=0.15, fit=0.1, loudness=0.013, distance=-6.3, bias=3.0, sure=0.95, unsure=0.3
+)
+
+CHOICES = 3
+"""Moves offered when the recogniser is unsure."""
+
+
+def probability(
+    lead: float, mean_logp: float, level_db: float, distance: float, c: Calibration = CALIBRATION
+) -> float:
+    """P(the best candidate is what was said) from its lead over the next candidate, its fit per
+    token, the speech's level above the room and how far the free guess was from it."""
+    z = (
+        c.lead * min(lead, 30.0)
+        + c.fit * mean_logp
+        + c.loudness * min(level_db, 60.0)
+        + c.distance * distance
+        + c.bias
+    )
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def reported(p: float, c: Calibration = CALIBRATION) -> float:
+    """``p`` rescaled (piecewise linear, order kept) so that ``c.sure`` becomes 0.5: the
+    matcher's ``accept_confidence`` then plays exactly the moves this recogniser is sure of."""
+    if p >= c.sure:
+        return 0.5 + 0.5 * (p - c.sure) / max(1.0 - c.sure, 1e-9)
+    return 0.5 * p / c.sure
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    phrase: Phrase
+    text: str
+    """As the decoder reads it: ``" Springer Felix drei"`` (leading space, as in running text)."""
+    sounds: str
+
+
+@dataclass(frozen=True)
+class Scored:
+    phrase: Phrase
+    score: float
+    logp: float
+    tokens: int
+    distance: float
+
+    @property
+    def mean_logp(self) -> float:
+        return self.logp / max(self.tokens, 1)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What one utterance gave: the shortlist scored (best first) and the free guesses."""
+
+    scored: list[Scored]
+    guesses: list[str]
+    guess_logp: float
+    """Mean log-probability per token of the best free guess: far above the best phrase's
+    when the speech was something else that Whisper could write down (small talk)."""
+
+
+def frame_levels_db(pcm: np.ndarray) -> np.ndarray:
+    """Energy per 10 ms frame in dB (full scale)."""
+    samples = pcm.astype(np.float64) / 32768
+    frames = len(samples) // 160
+    if frames == 0:
+        return np.zeros(1)
+    power = np.mean(samples[: frames * 160].reshape(frames, 160) ** 2, axis=1)
+    return np.asarray(10 * np.log10(power + 1e-10))
+
+
+def speech_span(pcm: np.ndarray) -> tuple[int, int, float]:
+    """(first sample, end sample, level of the speech above the quiet frames in dB): the frames
+    louder than halfway between the quiet floor and the loud peak, with :data:`MARGIN_S` of
+    audio around them. Level 0 means no speech."""
+    levels = frame_levels_db(pcm)
+    floor, peak = float(np.percentile(levels, 10)), float(np.percentile(levels, 97))
+    if peak - floor < MIN_DYNAMIC_DB:
+        return 0, len(pcm), 0.0
+    loud = np.flatnonzero(levels > floor + 0.5 * (peak - floor))
+    margin = int(MARGIN_S * RATE)
+    start = max(0, int(loud[0]) * 160 - margin)
+    end = min(len(pcm), (int(loud[-1]) + 1) * 160 + margin)
+    return start, end, peak - floor
+
+
+_DIGITS = dict(
+    zip(
+        "12345678", ("eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht"), strict=True
+    )
+)
+
+
+def guess_words(text: str) -> list[str]:
+    """A free transcription as lower-case words, digits said as the rank words."""
+    import re
+
+    text = re.sub(r"\d", lambda m: f" {_DIGITS.get(m.group(0), m.group(0))} ", text.lower())
+    return re.sub(r"[^\wäöüß]+", " ", text).split()
+
+
+def sound_string(words: Iterable[str]) -> str:
+    from voice.matcher import sounds
+
+    return " ".join(sounds(word) for word in words if word)
+
+
+def guess_distance(guess: str, phrase: str, tail: float = GUESS_TAIL_COST) -> float:
+    """Edit distance of ``phrase``'s sounds from the start of ``guess``'s, per sound of the
+    phrase; what the guess says after the phrase costs ``tail`` a sound."""
+    previous = list(range(len(guess) + 1))
+    for i, p in enumerate(phrase, start=1):
+        current = [i]
+        for j, g in enumerate(guess, start=1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (p != g)))
+        previous = current
+    length = len(guess)
+    best = min(cost + tail * (length - j) for j, cost in enumerate(previous))
+    return best / max(len(phrase), 1)
+
+
+def said_to_the_end(guesses: Sequence[str], phrase: Phrase, vocab: Vocabulary) -> bool:
+    """Whether one of the free guesses ends with (one of its last two words sounding like) the
+    phrase's last word: the speech reached the phrase's end."""
+    from voice.matcher import sound_distance
+
+    if not phrase:
+        return False
+    last = vocab.display(phrase[-1:]).lower()
+    for guess in guesses:
+        words = guess_words(guess)[-2:]
+        if any(sound_distance(word, last) <= END_WORD_DISTANCE for word in words):
+            return True
+    return False
+
+
+class WhisperRecognizer:
+    """Whisper base with a closed set of phrases per context (see the module notes)."""
+
+    def __init__(
+        self,
+        model_folder: Path,
+        vocab: Vocabulary,
+        *,
+        nbest: int = 5,
+        threads: int = 2,
+    ) -> None:
+        try:
+            from faster_whisper import WhisperModel
+            from faster_whisper.tokenizer import Tokenizer
+        except ImportError as error:  # pragma: no cover - a broken installation
+            raise RecognizerError(
+                f"the Whisper recogniser needs faster-whisper ({error}); "
+                "install it with: pip install faster-whisper"
+            ) from error
+        try:
+            self._model = WhisperModel(
+                str(model_folder), device="cpu", compute_type="int8", cpu_threads=threads
+            )
+        except Exception as error:  # CTranslate2 raises RuntimeError/ValueError for bad files
+            raise RecognizerError(
+                f"cannot load the Whisper model in {model_folder}: {error} "
+                f"(check it with: voice-chess models verify {MODEL_NAME})"
+            ) from error
+        self.folder = model_folder
+        self.vocab = vocab
+        self.nbest = nbest
+        self._tokenizer = Tokenizer(
+            self._model.hf_tokenizer, True, task="transcribe", language="de"
+        )
+        tokenizer = self._tokenizer
+        self._start = [*tokenizer.sot_sequence, tokenizer.no_timestamps]
+        self._prompt = [tokenizer.sot_prev, *tokenizer.encode(" " + PROMPT), *self._start]
+        self._lock = threading.Lock()
+        self._allowed: frozenset[Phrase] = frozenset()
+        self._candidates: tuple[_Candidate, ...] = ()
+        self._contexts: OrderedDict[frozenset[Phrase], tuple[_Candidate, ...]] = OrderedDict()
+        self._tokens: dict[str, list[int]] = {}
+        self._last: tuple[bytes, frozenset[Phrase], Transcript] | None = None
+        self._stream: list[np.ndarray] = []
+
+    def describe(self) -> str:
+        return "Whisper base"
+
+    def close(self) -> None:
+        """Nothing runs beside the model: nothing to stop."""
+
+    # -- context ------------------------------------------------------------------------------
+
+    def set_context(self, allowed: Iterable[Phrase]) -> None:
+        phrases = frozenset(p for p in allowed if p)
+        with self._lock:
+            cached = self._contexts.get(phrases)
+            if cached is None:
+                cached = tuple(self._candidate(p) for p in sorted(phrases))
+                self._contexts[phrases] = cached
+                while len(self._contexts) > _CACHE_SIZE:
+                    self._contexts.popitem(last=False)
+            else:
+                self._contexts.move_to_end(phrases)
+            self._allowed, self._candidates = phrases, cached
+
+    def _candidate(self, phrase: Phrase) -> _Candidate:
+        text = " " + self.vocab.display(phrase)
+        return _Candidate(phrase, text, sound_string(guess_words(text)))
+
+    def _token_ids(self, text: str) -> list[int]:
+        ids = self._tokens.get(text)
+        if ids is None:
+            ids = self._tokens[text] = self._tokenizer.encode(text)
+        return ids
+
+    # -- recognition --------------------------------------------------------------------------
+
+    def recognize(
+        self, audio: np.ndarray, sample_rate: int, *, alternatives: bool = True
+    ) -> Transcript:
+        started = time.perf_counter()
+        pcm = as_pcm16(audio, sample_rate)
+        with self._lock:
+            allowed, candidates = self._allowed, self._candidates
+            key = pcm.tobytes()
+            if self._last is not None and self._last[0] == key and self._last[1] == allowed:
+                cached = self._last[2]
+                return Transcript(
+                    cached.nbest, cached.complete, _ms(started), cached.partial, cached.reason
+                )
+            transcript = self._recognize(pcm, candidates, started)
+            self._last = (key, allowed, transcript)
+            return transcript
+
+    def _recognize(
+        self, pcm: np.ndarray, candidates: Sequence[_Candidate], started: float
+    ) -> Transcript:
+        start, end, level = speech_span(pcm)
+        if level == 0.0 or not candidates:
+            return Transcript((), True, _ms(started), reason="silence")
+        evidence = self.score(pcm[start:end], candidates)
+        scored, guesses = evidence.scored, evidence.guesses
+        best = scored[0]
+        if best.mean_logp < REJECT_MEAN_LOGP or best.distance > REJECT_DISTANCE:
+            return Transcript(
+                (), True, _ms(started), partial=guesses[0].strip(), reason="out-of-grammar"
+            )
+        lead = best.score - scored[1].score if len(scored) > 1 else 30.0
+        p = probability(lead, best.mean_logp, level, best.distance)
+        top = reported(p)
+        if p < CALIBRATION.unsure:
+            # Unsure: the nearest few are offered alike, so the matcher offers a choice.
+            nbest = [(" ".join(s.phrase), round(top, 4)) for s in scored[:CHOICES]]
+        else:
+            # A rival comes as close to the best as its score: one that fits almost as well is
+            # offered beside it; the others fall far behind.
+            nbest = [
+                (" ".join(s.phrase), round(top * math.exp(s.score - best.score), 6))
+                for s in scored[: self.nbest]
+            ]
+        nbest.sort(key=lambda item: -item[1])
+        # "Turm Anna" and a pause: the best phrase ("Turm Anna eins") fits but for its last
+        # word, which the free guess does not end with. Reported as incomplete, so that the
+        # end-pointer waits for the full pause; the n-best list stays (the utterance may
+        # really have ended there, said unclearly).
+        complete = said_to_the_end(guesses, best.phrase, self.vocab)
+        return Transcript(tuple(nbest), complete, _ms(started))
+
+    def score(self, speech: np.ndarray, candidates: Sequence[_Candidate]) -> Evidence:
+        """Every shortlisted candidate with its score, best first, and the free guesses."""
+        import ctranslate2
+
+        samples = speech.astype(np.float32) / 32768
+        # Quiet after the speech, up to a window of WINDOW_S: on a window cut tight to the
+        # speech Whisper hears noise as words (tuning voices in babble: 1 of 25 right, 14 with
+        # the quiet); padding to its full 30 s helps no more and costs a second per utterance.
+        window = max(WINDOW_S * RATE, len(samples) + TAIL_S * RATE)
+        features = self._model.feature_extractor(samples, padding=int(window) - len(samples))
+        speech_frames = min(len(samples) // 160 + 1, features.shape[-1])
+        frames = features.shape[-1] - features.shape[-1] % 2
+        features = np.ascontiguousarray(features[None, :, :frames], dtype=np.float32)
+        model = self._model.model
+        encoded = model.encode(ctranslate2.StorageView.from_array(features), to_cpu=True)
+        result = model.generate(
+            encoded,
+            [self._prompt],
+            beam_size=5,
+            num_hypotheses=3,
+            max_length=len(self._prompt) + MAX_NEW_TOKENS,
+            return_scores=True,
+        )[0]
+        guesses = [self._tokenizer.decode(ids) for ids in result.sequences_ids] or [""]
+        heard = [sound_string(guess_words(g)) for g in guesses]
+        near = sorted(
+            ((min(guess_distance(h, c.sounds) for h in heard), c) for c in candidates),
+            key=lambda item: (item[0], item[1].text),
+        )[:SHORTLIST]
+        tokens = [self._token_ids(c.text) for _, c in near]
+        batch = np.repeat(np.asarray(encoded), len(near), axis=0)
+        aligned = model.align(
+            ctranslate2.StorageView.from_array(np.ascontiguousarray(batch)),
+            self._start,
+            tokens,
+            [max(1, speech_frames // 2)] * len(near),
+        )
+        scored = []
+        for (distance, candidate), ids, alignment in zip(near, tokens, aligned, strict=True):
+            logp = sum(math.log(max(p, 1e-12)) for p in alignment.text_token_probs)
+            score = logp + TOKEN_BONUS * len(ids) - EDIT_WEIGHT * distance
+            scored.append(Scored(candidate.phrase, score, logp, len(ids), distance))
+        scored.sort(key=lambda s: -s.score)
+        guess_logp = float(result.scores[0]) if result.scores else 0.0
+        return Evidence(scored, guesses, guess_logp)
+
+    # -- streaming (the whole utterance is decoded at the end) ------------------------------
+
+    def start(self) -> None:
+        self._stream = []
+
+    def accept(self, chunk: np.ndarray, sample_rate: int) -> str | None:
+        self._stream.append(as_pcm16(chunk, sample_rate))
+        return None
+
+    def finish(self) -> Transcript:
+        audio = np.concatenate(self._stream) if self._stream else np.zeros(0, np.int16)
+        self._stream = []
+        return self.recognize(audio, RATE)
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000
