@@ -46,6 +46,7 @@ import chess
 import numpy as np
 
 from voice.config import Settings
+from voice.frontend import suppress
 from voice.matcher import Decision, match_move
 from voice.phrases import PhraseTable, phrase_table, speakable, spoken_forms
 from voice.recognizers import Recognizer, hypotheses, make_recognizer
@@ -580,6 +581,10 @@ class Report:
     """Peak memory of PocketSphinx's second decoder process (the rival search's other half)."""
     recognizer: str = ""
     """What the recogniser calls itself (:meth:`Recognizer.describe`)."""
+    frontend: str = "none"
+    """The noise suppressor every utterance went through first (:mod:`voice.frontend`)."""
+    frontend_ms: list[float] = field(default_factory=list)
+    """Its time per utterance."""
 
 
 def outcome(decision: Decision, move: chess.Move | None, meant: str | None) -> str:
@@ -660,6 +665,7 @@ def run(
     rates: tuple[int, int, int] = RATES,
     pitches: tuple[int, int, int] = PITCHES,
     repeats: int = 3,
+    frontend: str = "none",
 ) -> Report:
     """Generate the corpus, decode every utterance in every condition, tally the outcomes.
 
@@ -681,7 +687,10 @@ def run(
     settings say, so that the figures are those of the recogniser as shipped. ``learn`` > 0
     instead has every voice first play that many moves of its own with the recogniser as
     shipped, and learns from the moves that would have been played, with the words they were
-    heard as (wrong ones included), as after a game (:mod:`voice.learning`)."""
+    heard as (wrong ones included), as after a game (:mod:`voice.learning`).
+
+    ``frontend`` names a noise suppressor (:data:`voice.frontend.KINDS`) that every decoded
+    utterance (moves in every condition, sentences, noise) goes through before the recogniser."""
     if shutil.which("espeak-ng") is None or shutil.which("sox") is None:
         raise RuntimeError("the benchmark needs espeak-ng and sox (apt-get install espeak-ng sox)")
     unknown = [name for name in conditions if name not in SELECTABLE]
@@ -708,6 +717,7 @@ def run(
             rates,
             pitches,
             repeats,
+            frontend,
         )
     finally:
         if keep is None:
@@ -738,6 +748,7 @@ def _run(
     rates: tuple[int, int, int],
     pitches: tuple[int, int, int],
     repeats: int,
+    frontend: str,
 ) -> Report:
     # First, so that a missing model or a bad lexicon file is reported before the corpus is made.
     shipped = settings.model_copy(
@@ -749,6 +760,12 @@ def _run(
         )
     if enrol and learn:
         raise RuntimeError("--enrol or --learn, not both")
+    if frontend != "none" and (enrol or learn):
+        raise RuntimeError("--frontend is measured without --enrol and --learn")
+    try:
+        suppress(np.zeros(RATE // 10, dtype=np.int16), frontend)  # its package is there
+    except ValueError as error:
+        raise RuntimeError(str(error)) from error
     words = _lexicon(lexicon) if lexicon else None
     recognizer = _recognizer(shipped, vocab, backend, model_path, words)
     started = time.perf_counter()
@@ -803,12 +820,17 @@ def _run(
     contexts: dict[str, frozenset[Phrase]] = {}
     table: tuple[str, PhraseTable] | None = None  # the last position's (kept: it is large)
     kinds = word_kinds(vocab)
+    frontend_ms: list[float] = []
 
     def decode(item: Item, audio: np.ndarray, condition: str, snr: float | None = None) -> None:
         board = chess.Board(item.fen)
         if item.fen not in contexts:
             contexts[item.fen] = position_phrases(board, vocab)
         listener.set_context(contexts[item.fen])
+        cleaning = time.perf_counter()
+        audio = suppress(audio, frontend)
+        if frontend != "none":
+            frontend_ms.append(1000 * (time.perf_counter() - cleaning))
         transcript = listener.recognize(audio, RATE)
         result = match_move(board, hypotheses(transcript, vocab), vocab, settings.matching)
         result_outcome = outcome(result.decision, result.move, item.move)
@@ -926,6 +948,8 @@ def _run(
         failures,
         helper_mb,
         recognizer.describe(),
+        frontend,
+        frontend_ms,
     )
 
 
@@ -1133,6 +1157,12 @@ def format_report(
     lines = [
         f"ASR benchmark: backend {backend}"
         + (f" ({report.recognizer})" if report.recognizer else "")
+        + f", front end {report.frontend}"
+        + (
+            f" ({statistics.median(report.frontend_ms):.0f} ms an utterance)"
+            if report.frontend_ms
+            else ""
+        )
         + f", seed {seed}, {voices} voices{enrolled}, "
         f"{report.utterances} decodes (corpus made in {report.generate_s:.1f} s)",
         "",
@@ -1251,6 +1281,11 @@ def figures(
     return {
         "backend": backend,
         "recognizer": report.recognizer,
+        "frontend": report.frontend,
+        "frontend_ms_median": round(statistics.median(report.frontend_ms), 1)
+        if report.frontend_ms
+        else 0.0,
+        "frontend_ms_p95": round(_percentile(report.frontend_ms, 95), 1),
         "seed": seed,
         "voices": voices,
         "decodes": report.utterances,

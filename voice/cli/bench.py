@@ -6,7 +6,8 @@ move, another move (and how many of those were played without a question), a cho
 nothing, the decode time median and 95th percentile, how often non-chess speech and noise alone
 became a proposed move, and the peak memory, each beside its aim. Figures to report come from
 ``--voices report`` (voices nothing was tuned on); tune on ``--voices tuning``. The figures are
-measured, never asserted; the README explains how to read them.
+measured, never asserted; the README explains how to read them. ``--frontend`` puts a noise
+suppressor (:mod:`voice.frontend`) before the recogniser.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ CONDITION_NAMES = (
     "non-chess",
     "noise",
 )
+FRONTEND_NAMES = ("none", "webrtc", "rnnoise", "deepfilter", "speex")  # voice.frontend.KINDS
 
 
 def _conditions(text: str) -> tuple[str, ...]:
@@ -82,6 +84,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=_conditions,
         metavar="LIST",
         help="comma-separated, of " + ",".join(CONDITION_NAMES) + " (default: all)",
+    )
+    asr.add_argument(
+        "--frontend",
+        choices=FRONTEND_NAMES,
+        default="none",
+        metavar="KIND",
+        help="pass every utterance through a noise suppressor first: "
+        + ", ".join(FRONTEND_NAMES)
+        + " (default none; each but none needs its own package)",
     )
     asr.add_argument(
         "--lexicon",
@@ -143,6 +154,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             sentences=sentences,
             conditions=args.conditions or tuple(asr.SELECTABLE),
             repeats=1 if args.quick else 3,
+            frontend=args.frontend,
         )
     except (RecognizerError, RuntimeError, LexiconError, OSError) as error:
         print(f"voice-chess bench asr: {error}", file=sys.stderr)
