@@ -32,13 +32,19 @@ def whisper_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(autouse=True)
 def _no_user_settings(
-    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory, whisper_model: Path
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path_factory: pytest.TempPathFactory,
+    whisper_model: Path,
 ) -> None:
     """Fresh settings and data folders per test; the data folder holds the Whisper model as
-    installed (linked to the run's one copy: joining 145 MB per test would cost minutes)."""
+    installed (linked to the run's one copy: joining 145 MB per test would cost minutes),
+    except for tests marked ``empty_models`` (model management starts from nothing)."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+    if request.node.get_closest_marker("empty_models") is not None:
+        return
     models = home / "data" / "voice-chess" / "models"
     models.mkdir(parents=True)
     (models / whisper_model.name).symlink_to(whisper_model, target_is_directory=True)

@@ -26,6 +26,8 @@ from voice import models
 from voice.cli import main
 from voice.models import CatalogueEntry, ModelError
 
+pytestmark = pytest.mark.empty_models  # model management starts from an empty folder
+
 LAYOUT = {
     "am/final.mdl": b"acoustic model " * 40,
     "conf/model.conf": b"--min-active=200\n",

@@ -23,6 +23,8 @@ from voice import models
 from voice.cli import main
 from voice.models import CatalogueEntry, ModelError, PackagePart
 
+pytestmark = pytest.mark.empty_models  # model management starts from an empty folder
+
 BASE = "whisper-base"
 BASE_SIZE = 145_217_607
 BASE_SHA256 = "905e5bf8336bcc625ba4e33498d675a4b935504118c594d868c36e91a60c1a57"

@@ -138,15 +138,12 @@ def test_digits_in_a_guess_are_read_as_rank_words() -> None:
     assert guess_words("König Lust auf 8") == ["könig", "lust", "auf", "acht"]
 
 
-def test_the_probability_grows_with_the_lead_the_fit_and_the_loudness_and_falls_with_distance() -> (
-    None
-):
-    base = probability(2.0, -2.0, 30.0, 0.3)
-    assert probability(6.0, -2.0, 30.0, 0.3) > base
-    assert probability(2.0, -0.5, 30.0, 0.3) > base
-    assert probability(2.0, -2.0, 50.0, 0.3) > base
-    assert probability(2.0, -2.0, 30.0, 0.6) < base
-    assert 0.0 < probability(-50, -9, 0, 1) < probability(50, 0, 90, 0) < 1.0
+def test_the_probability_grows_with_the_lead_and_falls_with_the_distance_from_the_guess() -> None:
+    base = probability(2.0, -2.0, 30.0, 0.3, 1.5)
+    assert probability(6.0, -2.0, 30.0, 0.3, 1.5) > base
+    assert probability(2.0, -2.0, 30.0, 0.6, 1.5) < base
+    assert probability(2.0, -0.5, 30.0, 0.3, 1.5) > base  # fits better
+    assert 0.0 < probability(-50, -9, 0, 1, 9) < probability(50, 0, 90, 0, 0) < 1.0
 
 
 def test_only_what_the_recogniser_is_sure_of_reaches_the_matchers_accept_point(

@@ -180,16 +180,16 @@ class Demo:
             audio = await asyncio.to_thread(self.voice, words, attempt)
             self.recognizer.set_context(self.session.phrases_now())
             transcript = await asyncio.to_thread(self.recognizer.recognize, audio, SAMPLE_RATE)
+            # As in a game: what was heard goes on whether or not the recogniser thinks the
+            # phrase was said to its end (that only tells the end-pointer to wait longer).
             heard = tuple((str(t), float(c)) for t, c in transcript.nbest)
-            if not transcript.complete:
-                heard = ()
             self.why = "" if heard else _why(transcript)
             start = len(self.outputs)
             await self.host.submit(partial(BlindSpeech, nbest=heard))
             batch = self.outputs[start:]
             line = self._line(words, heard, transcript.decode_ms, batch)
             self._print_line(line, attempt)
-            if not _refused(batch):
+            if not _refused(batch) or self._choosing():
                 return line
         raise RuntimeError(self.text("never_recognised", words=words))
 
@@ -242,7 +242,7 @@ class Demo:
                 self.print(self.text("blind_turn", number=board.fullmove_number))
                 line = await self.say(words)
                 if not line.made:
-                    line = await self._answer_question(line)
+                    line = await self._answer_question(line, move)
                 if line.made != board.san(move):
                     raise RuntimeError(self.text("wrong_move", words=words, made=line.made))
                 self.recognised += 1
@@ -261,10 +261,23 @@ class Demo:
             board.push(move)
         return 0
 
-    async def _answer_question(self, line: Line) -> Line:
-        """The session asked back ("Eva vier?"): the player answers "ja", by voice too."""
-        yes = self.session.vocab.commands["yes"][0][0]
-        answer = await self.say(yes)
+    def _choosing(self) -> bool:
+        """Moves are offered by number: a question the player answers."""
+        from voice.session_base import PendingChoice
+
+        return isinstance(self.session.pending, PendingChoice)
+
+    async def _answer_question(self, line: Line, meant: chess.Move) -> Line:
+        """The session asked back ("Eva vier?"): the player answers "ja", by voice too; offered
+        a choice, they say the number of the move they meant."""
+        from voice.session_base import PendingChoice
+
+        words = self.session.vocab.commands["yes"][0][0]
+        pending = self.session.pending
+        if isinstance(pending, PendingChoice) and meant in pending.moves:
+            number = pending.moves.index(meant)
+            words = self.session.vocab.display((self.session.vocab.number_words[number],))
+        answer = await self.say(words)
         return Line(
             line.said, line.heard, line.decode_ms, answer.answer, answer.made, answer.clocks
         )

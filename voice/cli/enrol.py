@@ -505,7 +505,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         if args.forget:
             return forget(output, voice)
-        if settings.speech.recognizer != "sphinx":
+        # "auto" may fall back to PocketSphinx (and learning from games runs under it): the voice
+        # is learnt for when PocketSphinx listens. Whisper and Vosk are never adapted.
+        if settings.speech.recognizer not in ("sphinx", "auto"):
             voice.say(
                 "enrol.not_embedded",
                 embedded="PocketSphinx",
