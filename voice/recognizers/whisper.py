@@ -64,6 +64,9 @@ MAX_NEW_TOKENS = 10
 costs time (tuning voices: 10 found the right phrase in the shortlist as often as 14, faster).
 Shorter still for short speech: :data:`TOKENS_PER_SECOND`."""
 
+BEAM = 5
+"""Beam width of the guess (tuning voices, 60 moves: 2 saved 30 ms and lost 3 clean moves)."""
+
 TOKENS_PER_SECOND = 5.0
 """At most 2 tokens plus this many per second of speech ("Dame Hector fünf", 1.3 s: 8)."""
 
@@ -447,8 +450,8 @@ class WhisperRecognizer:
         result = model.generate(
             encoded,
             [self._prompt],
-            beam_size=5,
-            num_hypotheses=3,
+            beam_size=BEAM,
+            num_hypotheses=min(3, BEAM),
             max_length=len(self._prompt) + new_tokens,
             return_scores=True,
         )[0]
