@@ -124,6 +124,14 @@ def test_a_stream_gives_the_same_answer_as_the_whole_utterance(
     assert recognizer.finish().nbest == whole.nbest
 
 
+def test_close_releases_the_model_at_once(whisper_model: Path) -> None:
+    """The model is let go when the microphone closes, not left to the interpreter's exit."""
+    own = WhisperRecognizer(whisper_model, Vocabulary.default())
+    own.close()
+    own.close()  # twice is harmless
+    assert own._model is None
+
+
 def test_the_guess_is_compared_from_its_start_and_its_repetitions_cost_little() -> None:
     phrase = sound_string(guess_words(" Eva sieben Eva sechs"))
     repeated = sound_string(guess_words(" Eva sieben Eva sechs Eva sieben Eva sechs"))

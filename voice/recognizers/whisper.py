@@ -40,6 +40,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -315,7 +316,7 @@ class WhisperRecognizer:
                 "install it with: pip install faster-whisper"
             ) from error
         try:
-            self._model = WhisperModel(
+            self._model: Any = WhisperModel(
                 str(model_folder), device="cpu", compute_type="int8", cpu_threads=threads
             )
         except Exception as error:  # CTranslate2 raises RuntimeError/ValueError for bad files
@@ -344,7 +345,15 @@ class WhisperRecognizer:
         return "Whisper base"
 
     def close(self) -> None:
-        """Nothing runs beside the model: nothing to stop."""
+        """Release the model now, between decodes (the lock), rather than at interpreter exit:
+        CTranslate2 models destroyed during the interpreter's shutdown have been seen to hang
+        the process (CTranslate2 and faster-whisper issue reports). Recognising after this is
+        a programming error."""
+        with self._lock:
+            model, self._model = self._model, None
+        if model is not None:
+            model.model = None  # the native Whisper object goes first, here
+            del model
 
     # -- context ------------------------------------------------------------------------------
 
