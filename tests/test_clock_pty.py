@@ -50,6 +50,10 @@ class Terminal:
         """In the child: a session of its own with the pty as its terminal, so ^C works."""
         os.setsid()
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+        # As a shell starts it: no signal blocked. The test process may have inherited a mask
+        # from native libraries loaded by earlier tests (seen: SIGPIPE blocked after importing
+        # CTranslate2), and a blocked SIGINT would make ^C do nothing.
+        signal.pthread_sigmask(signal.SIG_SETMASK, set())
 
     def type(self, keys: bytes) -> None:
         os.write(self.master, keys)
