@@ -28,12 +28,21 @@ DEADLINE_S = 30.0
 class Terminal:
     """The master side of a pty with the clock running on the slave side."""
 
-    def __init__(self, *args: str, speech: bool = False) -> None:
+    def __init__(self, *args: str, speech: bool = False, sound_server: bool = True) -> None:
         self.master, self.slave = pty.openpty()
         self.seen = ""
         quiet = [] if speech else ["--no-speech"]
+        env = dict(os.environ)
+        if not sound_server:
+            # Keyboard tests: no sound server, whatever earlier tests started, so that they do
+            # not depend on the order of the tests. Late in a full run, with the shared
+            # PulseAudio daemon of the audio tests, ^C once did not end the clock in 30 s (not
+            # seen alone; left open in the session note).
+            for name in ("PULSE_SERVER", "PULSE_SINK", "PULSE_SOURCE"):
+                env.pop(name, None)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "voice", "clock", *quiet, "--language", "de", *args],
+            env=env,
             stdin=self.slave,
             stdout=self.slave,
             stderr=self.slave,
@@ -94,15 +103,17 @@ def terminal_factory() -> Iterator[list[Terminal]]:
         terminal.close()
 
 
-def start(made: list[Terminal], *args: str, speech: bool = False) -> Terminal:
-    terminal = Terminal(*args, speech=speech)
+def start(
+    made: list[Terminal], *args: str, speech: bool = False, sound_server: bool = True
+) -> Terminal:
+    terminal = Terminal(*args, speech=speech, sound_server=sound_server)
     made.append(terminal)
     return terminal
 
 
 def test_keys_help_mode_time_request_flag_and_quit(terminal_factory: list[Terminal]) -> None:
     """Space/Enter press the clock, T asks the time, H announces keys, the flag is said at once."""
-    term = start(terminal_factory, "--control", "3")
+    term = start(terminal_factory, "--control", "3", sound_server=False)
     term.expect("Uhr bereit: drei Sekunden für die ganze Partie.")
     term.expect("Leertaste oder Eingabetaste startet die Uhr für Weiß. H für Hilfe.")
     term.type(b"h")
@@ -129,7 +140,14 @@ def test_keys_help_mode_time_request_flag_and_quit(terminal_factory: list[Termin
 
 
 def test_pause_moves_and_interrupt(terminal_factory: list[Terminal]) -> None:
-    term = start(terminal_factory, "--control", "40/5400+30:1800+30", "--profile", "tournament")
+    term = start(
+        terminal_factory,
+        "--control",
+        "40/5400+30:1800+30",
+        "--profile",
+        "tournament",
+        sound_server=False,
+    )
     term.expect("eine Stunde dreißig Minuten für vierzig Züge")
     term.type(b" ")
     term.expect("Die Uhr läuft.")
@@ -152,7 +170,7 @@ def test_pause_moves_and_interrupt(terminal_factory: list[Terminal]) -> None:
 
 
 def test_refuses_a_bad_time_control_clearly(terminal_factory: list[Terminal]) -> None:
-    term = start(terminal_factory, "--control", "5 minutes")
+    term = start(terminal_factory, "--control", "5 minutes", sound_server=False)
     term.expect("voice-chess clock: time control '5 minutes': cannot read period")
     assert term.wait() == 2
 
