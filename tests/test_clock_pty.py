@@ -7,6 +7,7 @@ Waiting for an announcement has a generous deadline, but nothing asserts how lon
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import pty
@@ -85,7 +86,16 @@ class Terminal:
         return consumed
 
     def wait(self) -> int:
-        return self.process.wait(timeout=DEADLINE_S)
+        """The exit code, reading what the clock still prints meanwhile: a pty whose reader
+        stops reading can block the writer (the clock restores the terminal with TCSADRAIN,
+        which waits until its output has been taken)."""
+        deadline = time.monotonic() + DEADLINE_S
+        while self.process.poll() is None and time.monotonic() < deadline:
+            ready, _, _ = select.select([self.master], [], [], 0.1)
+            if ready:
+                with contextlib.suppress(OSError):  # the child closed the terminal
+                    self.seen += os.read(self.master, 4096).decode("utf-8", errors="replace")
+        return self.process.wait(timeout=1)
 
     def close(self) -> None:
         if self.process.poll() is None:
