@@ -34,11 +34,12 @@ tuning``); the figures in the README come from the report voices.
 from __future__ import annotations
 
 import math
+import re
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -255,8 +256,6 @@ _DIGITS = dict(
 
 def guess_words(text: str) -> list[str]:
     """A free transcription as lower-case words, digits said as the rank words."""
-    import re
-
     text = re.sub(r"\d", lambda m: f" {_DIGITS.get(m.group(0), m.group(0))} ", text.lower())
     return re.sub(r"[^\wäöüß]+", " ", text).split()
 
@@ -391,10 +390,7 @@ class WhisperRecognizer:
             allowed, candidates = self._allowed, self._candidates
             key = pcm.tobytes()
             if self._last is not None and self._last[0] == key and self._last[1] == allowed:
-                cached = self._last[2]
-                return Transcript(
-                    cached.nbest, cached.complete, _ms(started), cached.partial, cached.reason
-                )
+                return replace(self._last[2], decode_ms=_ms(started))
             transcript = self._recognize(pcm, candidates, started)
             self._last = (key, allowed, transcript)
             return transcript
