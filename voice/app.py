@@ -253,9 +253,10 @@ class App:
         self._inbox = _Inbox(loop)
         for signal_number in (signal.SIGINT, signal.SIGTERM):
             # Ctrl-C or a shutdown: end like the end of input, so the journal is closed, the
-            # PGN printed and the way to resume said.
+            # PGN printed and the way to resume said; but what is still being said is stale
+            # (the player wants out now), so it is cut first.
             with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(signal_number, self._inbox.put, "end")
+                loop.add_signal_handler(signal_number, self._inbox.put, "interrupt")
         try:
             self._open_output()
             self._check_port()
@@ -484,7 +485,7 @@ class App:
             self.source.set_context(self._question_phrases())
         while True:
             kind, value = await self._inbox.queue.get()
-            if kind == "end":
+            if kind in ("end", "interrupt"):
                 raise Startup(self.text("fail.input_ended"))
             if answered_by is not None and kind == answered_by:
                 return value
@@ -760,6 +761,9 @@ class App:
         stop_words = {word.lower() for word in self.settings.audio.stop_words}
         while True:
             kind, value = await self._inbox.queue.get()
+            if kind == "interrupt":
+                self.output.stop()
+                return
             if kind == "end":
                 return
             if kind == "key":

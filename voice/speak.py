@@ -17,18 +17,16 @@ dropped by a later announcement, only by :meth:`Speaker.stop`.
 from __future__ import annotations
 
 import collections
+import ctypes
 import itertools
 import queue
 import re
 import sys
-import tempfile
 import threading
 import time
-import wave
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -39,10 +37,9 @@ from voice.earcons import EarconName, earcon
 
 EventKind = Literal["start", "end", "interrupted", "dropped", "error"]
 
-_TTS_RATE = 22050  # what pyttsx3's espeak driver writes (it hard-codes this header)
+_TTS_RATE = 22050  # the sample rate of espeak-ng's own voices
 _MBROLA_RATE = 16000  # MBROLA voices report 22050 Hz but are 16 kHz
 _CACHE_SIZE = 128
-_RENDER_ATTEMPTS = 3
 _SPEAKS = re.compile(r"[^\W\d_]", re.UNICODE)  # text with a letter in it must make a sound
 _LINGER = 1.0  # seconds the output stream stays open after the last sound
 _SILENCE_LEVEL = 100  # int16 amplitude below which rendered audio counts as silence (-50 dBFS)
@@ -68,8 +65,18 @@ class SpeechEvent:
 
 
 class _Renderer:
-    """The one pyttsx3 engine of the process, owned by one thread (a second engine or another
-    thread's call hangs or garbles espeak)."""
+    """The one espeak-ng of the process, owned by one thread, synthesising synchronously.
+
+    pyttsx3's own espeak driver asks espeak-ng for its asynchronous mode: espeak-ng then
+    synthesises on a thread of its own and hands the samples to a Python callback there. That
+    thread crashed the program at start-up (a segmentation fault in about one start in twelve,
+    while the main thread imported other libraries), and the driver writes its file before
+    adding the last block of samples, so under load the end of a phrase was lost ("Läufer
+    Cesar vier" rendered as "Läufer"). Here the same library, through pyttsx3's binding of it,
+    runs in espeak-ng's synchronous mode: ``Synth`` returns when every sample has been handed
+    to the callback, on the calling thread, so there is no foreign thread, no file and no
+    temporary folder, and nothing is cut short.
+    """
 
     def __init__(self) -> None:
         self._requests: queue.SimpleQueue[tuple[str, str, int, Future[tuple[np.ndarray, int]]]]
@@ -88,33 +95,36 @@ class _Renderer:
 
     def _run(self) -> None:
         try:
-            import pyttsx3
-
-            engine = pyttsx3.init()
-            self.voices = list(engine.getProperty("voices"))
-            _silence_driver_prints()
+            espeak, rate = _start_espeak()
+            self.voices = _voices(espeak)
         except Exception as error:
             self._failure = error
             self._ready.set()
             return
         self._ready.set()
-        folder = Path(tempfile.mkdtemp(prefix="voice-chess-tts-"))
-        path = folder / "speech.wav"
+        blocks: list[bytes] = []
+
+        def collect(wav: Any, count: int, events: Any) -> int:
+            if count > 0:
+                blocks.append(ctypes.string_at(wav, count * 2))
+            return 0  # go on
+
+        espeak.SetSynthCallback(collect)
         while True:
-            text, voice, rate, future = self._requests.get()
+            text, voice, speed, future = self._requests.get()
             if not future.set_running_or_notify_cancel():
                 continue
             try:
-                engine.setProperty("voice", voice)
-                engine.setProperty("rate", rate)
-                path.unlink(missing_ok=True)
-                engine.save_to_file(text, str(path))
-                engine.runAndWait()  # after each save_to_file, or only the last file is written
-                with wave.open(str(path), "rb") as handle:
-                    samples = np.frombuffer(handle.readframes(handle.getnframes()), np.int16)
-                    header_rate = handle.getframerate()
-                real_rate = _MBROLA_RATE if voice.startswith("mb") else header_rate
-                future.set_result((samples.copy(), real_rate))
+                if espeak.SetVoiceByName(voice.encode("utf-8")) != espeak.EE_OK:
+                    raise SpeechError(f"espeak-ng has no voice {voice!r}")
+                espeak.SetParameter(espeak.RATE, speed, 0)
+                blocks.clear()
+                status = espeak.Synth(text, flags=espeak.ENDPAUSE | espeak.CHARS_UTF8)
+                if status != espeak.EE_OK:
+                    raise SpeechError(f"espeak-ng failed with status {status}")
+                samples = np.frombuffer(b"".join(blocks), np.int16).copy()
+                real_rate = _MBROLA_RATE if voice.startswith("mb") else rate
+                future.set_result((samples, real_rate))
             except Exception as error:
                 future.set_exception(SpeechError(f"cannot render {text!r}: {error}"))
 
@@ -150,24 +160,12 @@ class _Renderer:
             if key in self._cache:
                 self._cache.move_to_end(key)
                 return self._cache[key]
-        for _attempt in range(_RENDER_ATTEMPTS):
-            future: Future[tuple[np.ndarray, int]] = Future()
-            self._requests.put((text, voice, rate, future))
-            try:
-                samples, real_rate = future.result(timeout=30)
-            except SpeechError:
-                # The first long sentence after start-up has been seen to leave no file at all
-                # (measured: a 19-second position read-out, first render of the process).
-                if _attempt == _RENDER_ATTEMPTS - 1:
-                    raise
-                continue
-            samples = trim_silence(samples, real_rate)
-            # pyttsx3's espeak driver synthesises on espeak's own thread; under load it has
-            # been seen to hand back an empty buffer. Silence where words were meant must never
-            # reach the player, nor the cache: try again, and fail loudly if it persists.
-            if len(samples) or not _SPEAKS.search(text):
-                break
-        else:
+        future: Future[tuple[np.ndarray, int]] = Future()
+        self._requests.put((text, voice, rate, future))
+        samples, real_rate = future.result(timeout=30)
+        samples = trim_silence(samples, real_rate)
+        # Silence where words were meant must never reach the player, nor the cache.
+        if not len(samples) and _SPEAKS.search(text):
             raise SpeechError(f"text-to-speech produced no sound for {text!r}")
         samples.flags.writeable = False
         with self._cache_lock:
@@ -175,6 +173,34 @@ class _Renderer:
             while len(self._cache) > _CACHE_SIZE:
                 self._cache.popitem(last=False)
         return samples, real_rate
+
+
+def _start_espeak() -> tuple[Any, int]:
+    """pyttsx3's ctypes binding of espeak-ng, initialised once for synchronous synthesis.
+
+    espeak-ng can be initialised only once per process; pyttsx3's ``init()`` would initialise
+    it in the asynchronous mode, so the program never calls it. Returns the binding and the
+    sample rate of espeak-ng's voices.
+    """
+    from pyttsx3.drivers import _espeak as espeak
+
+    rate = int(espeak.Initialize(espeak.AUDIO_OUTPUT_SYNCHRONOUS, 0))
+    if rate <= 0:
+        raise SpeechError("espeak-ng could not start")
+    return espeak, rate
+
+
+def _voices(espeak: Any) -> list[Any]:
+    """espeak-ng's voices as pyttsx3 lists them (``pyttsx3.voice.Voice``: id, name, languages)."""
+    from pyttsx3.voice import Voice
+
+    voices = []
+    for v in espeak.ListVoices(None):
+        languages = [v.languages[1:].decode("utf-8", errors="ignore")] if v.languages else []
+        identifier = v.identifier.decode("utf-8").lower()
+        name = v.name.decode("utf-8", errors="replace")
+        voices.append(Voice(id=identifier, name=name, languages=languages))
+    return voices
 
 
 def trim_silence(samples: np.ndarray, rate: int) -> np.ndarray:
@@ -189,20 +215,6 @@ def trim_silence(samples: np.ndarray, rate: int) -> np.ndarray:
     first = max(0, int(loud[0]) - int(_KEEP_BEFORE * rate))
     last = min(len(samples), int(loud[-1]) + 1 + int(_KEEP_AFTER * rate))
     return samples[first:last]
-
-
-def _silence_driver_prints() -> None:
-    """pyttsx3's espeak driver prints "Audio saved to ..." on stdout after every file; the
-    program's stdout carries JSON for other tools, so that one module's ``print`` is muted."""
-    driver = sys.modules.get("pyttsx3.drivers.espeak")
-    if driver is not None:
-
-        def quiet(*args: Any, **kwargs: Any) -> None:
-            if args and str(args[0]).startswith("Audio saved to"):
-                return
-            print(*args, **kwargs)
-
-        driver.print = quiet  # type: ignore[attr-defined]
 
 
 _renderer: _Renderer | None = None

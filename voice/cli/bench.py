@@ -1,4 +1,5 @@
-"""``voice-chess bench asr``: recognition accuracy and latency on a synthesized corpus.
+"""``voice-chess bench asr``: recognition accuracy and latency on a synthesized corpus;
+``voice-chess bench starts``: how often ``voice-chess play`` starts and ends cleanly.
 
 Prints per condition (clean; pink noise and babble at 10 and 5 dB signal-to-noise ratio over the
 whole recording; a reverberant hall; accented German) how many utterances became the right
@@ -23,7 +24,7 @@ from voice.recognizers.lexicon import LexiconError
 from voice.vocabulary import Vocabulary
 
 NAME = "bench"
-HELP = "measure speech recognition: accuracy on synthesized moves, false moves, decode time"
+HELP = "measure speech recognition (accuracy, false moves, decode time) and start-up reliability"
 
 # Kept here as well as in voice.bench.asr, so that building the parser imports no numpy.
 VOICE_SET_NAMES = ("benchmark", "training", "tuning", "report")
@@ -54,6 +55,10 @@ def _conditions(text: str) -> tuple[str, ...]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     kinds = parser.add_subparsers(dest="bench", metavar="WHAT", required=True)
+    starts = kinds.add_parser(
+        "starts", help="start 'voice-chess play' many times, end each with Ctrl-C, count crashes"
+    )
+    starts.add_argument("--runs", type=int, default=100, help="number of starts (default 100)")
     asr = kinds.add_parser("asr", help="recogniser accuracy and latency (espeak-ng corpus)")
     asr.add_argument(
         "--quick",
@@ -128,6 +133,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    if args.bench == "starts":
+        return _starts(args, settings)
     from voice.bench import asr
 
     count = args.count or (30 if args.quick else 200)
@@ -174,3 +181,19 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         figures = asr.figures(report, backend=backend, seed=args.seed, voices=args.voices)
         args.json.write_text(json.dumps(figures, indent=2, ensure_ascii=False), encoding="utf-8")
     return 0
+
+
+def _starts(args: argparse.Namespace, settings: Settings) -> int:
+    """The start-up probe; exits 1 when any start died, did not begin or did not end."""
+    from voice.bench import starts
+
+    if args.runs < 1:
+        print("voice-chess bench starts: --runs must be at least 1", file=sys.stderr)
+        return 2
+    report = starts.run(
+        args.runs,
+        language=settings.language.blind,
+        progress=lambda text: print(text, file=sys.stderr, flush=True),
+    )
+    print(starts.format_report(report))
+    return 0 if report.count("clean") == args.runs else 1
