@@ -176,3 +176,46 @@ def test_resume_through_the_command_line_says_where_the_game_stands(
     assert out[0]["say"].startswith("Partie fortgesetzt. Schwarz ist am Zug.")
     assert "2... Nc6" in out[-1]["pgn"] and "3. Bb5" in out[-1]["pgn"]
     assert out[-1]["pgn"].endswith("*")  # the game goes on
+
+
+@pytest.mark.slow
+def test_an_engine_reply_journaled_but_killed_before_it_was_said_is_announced_on_resume(
+    tmp_path: Path, vocab: Vocabulary
+) -> None:
+    """Kill -9 as soon as the engine's reply is on disk (before or while it is announced):
+    the resumed game says the last move of each side, so the reply nobody heard is said now."""
+    journal = tmp_path / "game.jsonl"
+    args = ["--text", "--no-speech", "--no-web", "--journal", str(journal)]
+    game = subprocess.Popen(
+        [sys.executable, "-m", "voice", "play", "--opponent", "engine", "--level", "1", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert game.stdin is not None
+        game.stdin.write("Eva vier\n")
+        game.stdin.flush()
+        deadline = time.monotonic() + 60
+        while '"sighted"' not in (journal.read_text() if journal.exists() else ""):
+            assert time.monotonic() < deadline, "the engine never replied"
+            time.sleep(0.001)
+        game.send_signal(signal.SIGKILL)
+    finally:
+        game.kill()
+        game.wait()
+    reply = chess.Move.from_uci(json.loads(journal.read_text().splitlines()[-1])["sighted"])
+    board = chess.Board()
+    board.push_san("e4")
+    words = render_move(board, reply, vocab)
+    resumed = subprocess.run(
+        [sys.executable, "-m", "voice", "play", "--resume", str(journal), "--text", "--no-speech"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert f"Zuletzt gespielt. Eins: Eva vier, {words}." in resumed.stdout, resumed.stdout
+    assert "Weiß ist am Zug." in resumed.stdout

@@ -205,7 +205,13 @@ class GameSession(DrawsMixin, ArbiterMixin):
         return session
 
     def resume_announcement(self) -> list[OutputEvent]:
-        """ "Partie fortgesetzt": whose turn, both clocks, and what is still open."""
+        """ "Partie fortgesetzt": whose turn, both clocks, the last move of each side, and what
+        is still open.
+
+        The last moves are said every time: a crash between the journal's write of a move and
+        its announcement (the engine's reply, the opponent's move on the web board) leaves a
+        move made that nobody heard, and the players need the position's last words anyway.
+        """
         t = self.now
         out = Outputs()
         if self.result is not None:
@@ -226,6 +232,10 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 black=duration_words(self.clock.remaining_ms("black", t), language),
             )
             self._emit(out, Say(t, text, to))
+        if self.sheet.entries:
+            for to, language in self._audiences():
+                moves = self.sheet.spoken_lines(language, list(self.sheet.entries[-2:]))
+                self._emit(out, Say(t, game_message(language, "resume.last", moves=moves), to))
         if self.pending is not None:
             self._tell(out, t, "resume.pending", question=self._pending_question())
         if self.offer is not None:
