@@ -203,15 +203,33 @@ def test_repeat_back_check_says_right_or_names_the_difference(settings: Settings
     assert clock_at(out, 2.0)["running"] == "black"
 
 
-def test_repeat_back_never_becomes_a_move_even_when_the_words_are_a_recapture(
+REPEAT_OR_MOVE = "Wiederholung oder Ihr Zug? Sagen Sie Wiederholung oder Zug."
+RECAPTURE = {"uci": "a1d1", "san": "Rxd1", "by": "white", "spoken": "Turm schlägt David eins"}
+
+
+def test_words_that_repeat_the_opponents_move_and_recapture_ask_which_is_meant(
     settings: Settings,
 ) -> None:
+    """A repeat never becomes a move, and a move is not left waiting with the clock running:
+    "Turm schlägt David eins" after the opponent's Rxd1 is both, so the player is asked."""
     out = run("repeat_back_recapture", settings)
-    # The first "Turm schlägt David eins" repeats the opponent's capture; nothing is made.
-    assert says(out, "blind", 2.0) == ["Richtig."]
+    assert says(out, "blind", 2.0) == [REPEAT_OR_MOVE]
     assert clock_at(out, 2.0)["running"] == "white"
-    # Said again, it is the blind player's own recapture.
-    assert move_lines(out)[1] == {
-        "t": 3.0,
-        "move": {"uci": "a1d1", "san": "Rxd1", "by": "white", "spoken": "Turm schlägt David eins"},
-    }
+    assert says(out, "blind", 3.0) == ["Richtig."]  # "Wiederholung": it was the repeat
+    assert [line["move"] for line in move_lines(out)][1:] == [RECAPTURE]  # said again: a move
+    assert move_lines(out)[1]["t"] == 4.0
+
+
+def test_answering_zug_makes_the_recapture(settings: Settings) -> None:
+    out = run("repeat_or_move_answered_move", settings)
+    assert says(out, "blind", 2.0) == [REPEAT_OR_MOVE]
+    assert move_lines(out)[1] == {"t": 3.0, "move": RECAPTURE}
+    # "Zug" with no question open is not a move.
+    assert says(out, "blind", 4.0) == ["Es gibt gerade keine Frage zu beantworten."]
+    assert len(move_lines(out)) == 2
+
+
+def test_saying_the_words_again_makes_the_recapture(settings: Settings) -> None:
+    out = run("repeat_or_move_said_again", settings)
+    assert says(out, "blind", 2.0) == [REPEAT_OR_MOVE]
+    assert move_lines(out)[1] == {"t": 3.0, "move": RECAPTURE}

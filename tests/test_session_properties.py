@@ -21,13 +21,13 @@ from voice.events import (
     KeyPress,
     MoveMade,
     Refused,
-    Say,
     Setup,
     Side,
     SightedMove,
 )
 from voice.phrases import render_move
 from voice.session import GameSession, color_of
+from voice.session_base import PendingRepeatOrMove
 from voice.vocabulary import Vocabulary
 
 SETTINGS: Settings = load_settings(look_in_user_dir=False)
@@ -97,9 +97,9 @@ def test_what_is_said_is_what_is_made_and_refusals_change_nothing(
             assert session.clock.remaining_ms(waiting, event.t_ms) == waiting_ms
             assert not any(isinstance(out, MoveMade) for out in outputs)
             continue
-        if any(isinstance(out, Say) and out.text == "Richtig." for out in outputs):
-            # The words were also the opponent's last move (a recapture): taken as the
-            # repeat-back first, nothing made; the player says the move again.
+        if isinstance(session.pending, PendingRepeatOrMove):
+            # The words were also the opponent's last move (a recapture): "Wiederholung oder
+            # Ihr Zug?", nothing made; the player says the move again.
             assert session.board.fen() == before_fen
             assert isinstance(event, BlindSpeech)
             again = BlindSpeech(event.t_ms + 10, event.nbest)

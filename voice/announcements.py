@@ -95,5 +95,7 @@ def command_words(vocab: Vocabulary) -> dict[str, str]:
         "no_word": command_word(vocab, "no"),
         "correction_word": command_word(vocab, "correction"),
         "draw_word": command_word(vocab, "draw"),
+        "repetition_word": command_word(vocab, "repetition"),
+        "move_word": command_word(vocab, "my_move"),
         "one_word": vocab.number_words[0],
     }

@@ -64,6 +64,7 @@ from voice.session_base import (
     PendingChoice,
     PendingConfirm,
     PendingCorrection,
+    PendingRepeatOrMove,
     PendingResign,
     color_of,
     game_message,
@@ -111,7 +112,7 @@ _HELP_COMMANDS = (
 )
 
 # Commands that answer a question or take a move back: listened for only while one is open.
-_ANSWERS = frozenset({"yes", "no", "correction"})
+_ANSWERS = frozenset({"yes", "no", "correction", "repetition", "my_move"})
 
 # "wo ist der Springer", "wo sind die Bauern": the piece words with the article one says.
 WHERE_ARTICLES = {
@@ -255,6 +256,8 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 return spoken
             case PendingResign():
                 return game_message(self.language, "resign.question", **self.command_words)
+            case PendingRepeatOrMove():
+                return game_message(self.language, "repeat_or_move.question", **self.command_words)
         return ""
 
     # -- state for the web board and the arbiter's panel ------------------------------------
@@ -281,6 +284,8 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 }
             case PendingResign():
                 pending = {"kind": "resign"}
+            case PendingRepeatOrMove(move=move, spoken=spoken):
+                pending = {"kind": "repeat_or_move", "move": move.uci(), "spoken": spoken}
         return {
             "t": to_seconds(t),
             "fen": self.board.fen(),
@@ -572,11 +577,11 @@ class GameSession(DrawsMixin, ArbiterMixin):
     ) -> bool:
         """The blind player repeated the opponent's move: "richtig", or what it really was.
 
-        Only the first utterance after the opponent's move is checked. The exact words of that
-        move count as a repeat even when they also name a legal move of one's own (a recapture
-        on the same square): a repeat must never become a move; saying it again makes the move.
-        Words of another move of the opponent count as a (wrong) repeat only when they fit
-        better than any own move.
+        Only the first utterance after the opponent's move is checked. When the exact words of
+        that move also name a legal move of one's own (a recapture on the same square), the
+        player is asked "Wiederholung oder Ihr Zug?": a repeat must never become a move, and
+        a move must not wait, unmade, while the clock runs. Words of another move of the
+        opponent count as a (wrong) repeat only when they fit better than any own move.
         """
         if self.expect_repeat is None or not self.repeat_back:
             return False
@@ -591,7 +596,13 @@ class GameSession(DrawsMixin, ArbiterMixin):
         if not (cost < own or (repeated == actual and cost <= own)):
             return False
         self.expect_repeat = None
-        if repeated == actual:
+        if repeated == actual and result.candidates and own <= cost:
+            # The same words are a move of one's own too (a recapture on the same square):
+            # which was meant cannot be told from the words, so the player is asked.
+            move = result.candidates[0].move
+            self.pending = PendingRepeatOrMove(move, render_move(self.board, move, self.vocab))
+            self._tell(out, t, "repeat_or_move.question")
+        elif repeated == actual:
             self._tell(out, t, "repeat_back.right")
         else:
             self._tell(
@@ -735,7 +746,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
 
     def _cmd_no(self, command: Command, t: int, out: Outputs) -> None:
         match self.pending:
-            case PendingConfirm() | PendingChoice():
+            case PendingConfirm() | PendingChoice() | PendingRepeatOrMove():
                 self.pending = None
                 self._tell(out, t, "confirm.discarded")
             case PendingResign():
@@ -746,6 +757,21 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 self._say_all(out, t, "draw.declined", by=self.blind)
             case _:
                 self._tell(out, t, "nothing_to_answer")
+
+    def _cmd_repetition(self, command: Command, t: int, out: Outputs) -> None:
+        if isinstance(self.pending, PendingRepeatOrMove):
+            self.pending = None
+            self._tell(out, t, "repeat_back.right")
+        else:
+            self._tell(out, t, "nothing_to_answer")
+
+    def _cmd_my_move(self, command: Command, t: int, out: Outputs) -> None:
+        pending = self.pending
+        if isinstance(pending, PendingRepeatOrMove):
+            self.pending = None
+            self._propose(pending.move, t, out)
+        else:
+            self._tell(out, t, "nothing_to_answer")
 
     def _cmd_choice(self, command: Command, t: int, out: Outputs) -> None:
         pending = self.pending
@@ -764,7 +790,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 # D.2.8: corrected before the opponent's clock started; nothing was made.
                 self.pending = None
                 self._tell(out, t, "correction.done")
-            case PendingConfirm() | PendingChoice():
+            case PendingConfirm() | PendingChoice() | PendingRepeatOrMove():
                 self.pending = None
                 self._tell(out, t, "confirm.discarded")
             case _ if self.sheet.entries and self.sheet.entries[-1].by == self.blind:
@@ -822,6 +848,8 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 self._tell(out, t, "help.correction")
             case PendingResign():
                 self._tell(out, t, "help.resign")
+            case PendingRepeatOrMove():
+                self._tell(out, t, "repeat_or_move.question")
             case _ if self.result is not None:
                 self._tell(out, t, "help.over", commands=words)
             case _ if self.board.turn != color_of(self.blind):

@@ -81,7 +81,16 @@ class PendingResign:
     """ "Wirklich aufgeben?" asked of the blind player."""
 
 
-Pending = PendingConfirm | PendingChoice | PendingCorrection | PendingResign
+@dataclass(frozen=True)
+class PendingRepeatOrMove:
+    """The blind player said the opponent's last move in words that are also a move of their
+    own (a recapture on the same square): "Wiederholung oder Ihr Zug?"."""
+
+    move: chess.Move
+    spoken: str
+
+
+Pending = PendingConfirm | PendingChoice | PendingCorrection | PendingResign | PendingRepeatOrMove
 
 
 @dataclass(frozen=True)
