@@ -110,16 +110,37 @@ def test_D_2_1_choose_offers_candidates_by_number_and_the_number_picks(
 ) -> None:
     out = run("d21_choose_by_number", settings)
     assert says(out, "blind", 1.0) == [
-        "Eins: Springer Bella David zwei. Zwei: Springer Felix David zwei. "
-        "Welcher Zug? Bitte die Nummer."
+        "Eins: Eva vier. Zwei: Springer Felix drei. Welcher Zug? Bitte die Nummer."
     ]
     assert clock_at(out, 1.0)["running"] == "white"
     # Help while choosing says what can be said now; a number out of range changes nothing.
     assert says(out, "blind", 2.0)[0].startswith("Sagen Sie eine Nummer von eins bis zwei")
     assert says(out, "blind", 3.0) == ["Bitte eine Nummer von eins bis zwei."]
     assert not [line for line in move_lines(out) if line["t"] < 4.0]
-    assert moves(out) == ["f3d2"]
+    assert moves(out) == ["g1f3"]
     assert clock_at(out, 4.0)["running"] == "black"
+
+
+def test_two_candidates_differing_in_one_word_are_asked_by_that_word(
+    settings: Settings,
+) -> None:
+    """ "Springer Bella oder Felix David zwei?": the short question names only the difference,
+    and that word alone picks the move."""
+    out = run("d21_choose_by_difference", settings)
+    assert says(out, "blind", 1.0) == ["Springer Bella oder Felix David zwei?"]
+    assert says(out, "blind", 2.0) == ["Springer Bella oder Felix David zwei?"]  # Hilfe
+    assert moves(out) == ["f3d2"]
+    assert move_lines(out)[0]["t"] == 3.0
+
+
+def test_when_the_difference_is_a_rank_its_number_is_the_rank_not_a_choice(
+    settings: Settings,
+) -> None:
+    """ "Springer eins oder drei David zwei?" - "drei" is the knight on the third rank (as a
+    choice number it would be out of range)."""
+    out = run("d21_choose_by_differing_rank", settings)
+    assert says(out, "blind", 1.0) == ["Springer eins oder drei David zwei?"]
+    assert moves(out) == ["b3d2"]
 
 
 def test_D_2_1_choose_a_fuller_move_picks_the_candidate(settings: Settings) -> None:

@@ -248,6 +248,8 @@ class GameSession(DrawsMixin, ArbiterMixin):
         match self.pending:
             case PendingConfirm(spoken=spoken):
                 return game_message(self.language, "confirm.question", move=spoken)
+            case PendingChoice(difference=(_, _)):
+                return self._difference_question()
             case PendingChoice(spoken=spoken_list):
                 return game_message(
                     self.language, "choose.question", options=self._options(spoken_list)
@@ -269,12 +271,14 @@ class GameSession(DrawsMixin, ArbiterMixin):
         match self.pending:
             case PendingConfirm(move=move, spoken=spoken):
                 pending = {"kind": "confirm", "move": move.uci(), "spoken": spoken}
-            case PendingChoice(moves=moves, spoken=spoken_list):
+            case PendingChoice(moves=moves, spoken=spoken_list, difference=difference):
                 pending = {
                     "kind": "choose",
                     "moves": [m.uci() for m in moves],
                     "spoken": list(spoken_list),
                 }
+                if difference is not None:
+                    pending["difference"] = list(difference)
             case PendingCorrection(move=move, spoken=spoken, ends_ms=ends):
                 pending = {
                     "kind": "correction",
@@ -353,7 +357,10 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 phrases.add((*where, word))
                 phrases.add((*where, WHERE_ARTICLES[word], word))
         if isinstance(self.pending, PendingChoice):
-            phrases.update((word,) for word in self.vocab.number_words[: len(self.pending.moves)])
+            if self._numbers_choose():
+                count = len(self.pending.moves)
+                phrases.update((word,) for word in self.vocab.number_words[:count])
+            phrases.update((word,) for word in self.pending.difference or ())
         if self.result is None and self.board.turn == color_of(self.blind):
             phrases.update(phrase_table(self.board, self.vocab).with_check_words())
         if self.expect_repeat is not None:
@@ -365,7 +372,9 @@ class GameSession(DrawsMixin, ArbiterMixin):
         """The words worth listening for now (the recogniser's grammar, architecture.md)."""
         words = set(self.vocab.command_words())
         if isinstance(self.pending, PendingChoice):
-            words.update(self.vocab.number_words[: len(self.pending.moves)])
+            if self._numbers_choose():
+                words.update(self.vocab.number_words[: len(self.pending.moves)])
+            words.update(self.pending.difference or ())
         if self.result is None and self.board.turn == color_of(self.blind):
             words.update(phrase_table(self.board, self.vocab).words())
         if self.expect_repeat is not None:
@@ -454,7 +463,11 @@ class GameSession(DrawsMixin, ArbiterMixin):
         if not heard:
             self._tell(out, t, "not_understood")
             return
-        numbers = isinstance(self.pending, PendingChoice)
+        picked = self._picked_by_difference(heard[0].words)
+        if picked is not None:
+            self._accept(picked, t, out)
+            return
+        numbers = self._numbers_choose()
         command = read_command(heard[0].words, self.vocab, numbers=numbers)
         if command is not None:
             self._command(command, t, out)
@@ -531,10 +544,47 @@ class GameSession(DrawsMixin, ArbiterMixin):
         elif result.decision == Decision.CHOOSE and result.candidates:
             moves = tuple(c.move for c in result.candidates)
             spoken = tuple(render_move(self.board, m, self.vocab) for m in moves)
-            self.pending = PendingChoice(moves, spoken)
-            self._tell(out, t, "choose.question", options=self._options(spoken))
+            difference = one_word_difference([self.vocab.normalize(s) for s in spoken])
+            self.pending = PendingChoice(moves, spoken, difference)
+            if difference is not None:
+                self._tell_text(out, t, self._difference_question())
+            else:
+                self._tell(out, t, "choose.question", options=self._options(spoken))
         else:
             self._refuse_blind(result.refusal, t, out)
+
+    def _picked_by_difference(self, words: Phrase) -> chess.Move | None:
+        """ "sechs" alone, answering "Springer Felix fünf oder sechs?"."""
+        pending = self.pending
+        if not isinstance(pending, PendingChoice) or pending.difference is None:
+            return None
+        if len(words) != 1 or words[0] not in pending.difference:
+            return None
+        return pending.moves[pending.difference.index(words[0])]
+
+    def _numbers_choose(self) -> bool:
+        """Whether a number picks a candidate now. Not when the candidates differ in a number
+        ("Turm Anna eins oder zwei?"): "eins" is then the rank, never the first candidate."""
+        pending = self.pending
+        if not isinstance(pending, PendingChoice):
+            return False
+        return not set(pending.difference or ()) & set(self.vocab.number_words)
+
+    def _difference_question(self) -> str:
+        """ "Springer Felix fünf oder sechs?": the shared words once, the two that differ."""
+        assert isinstance(self.pending, PendingChoice) and self.pending.difference is not None
+        first, second = (self.vocab.normalize(s) for s in self.pending.spoken[:2])
+        at = next(i for i, (a, b) in enumerate(zip(first, second, strict=True)) if a != b)
+        before = self.vocab.display(first[:at])
+        after = self.vocab.display(first[at + 1 :])
+        return game_message(
+            self.language,
+            "choose.difference",
+            before=f"{before} " if before else "",
+            first=self.vocab.display(first[at : at + 1]),
+            second=self.vocab.display(second[at : at + 1]),
+            after=f" {after}" if after else "",
+        )
 
     def _options(self, spoken: Sequence[str]) -> str:
         items = [
@@ -841,6 +891,8 @@ class GameSession(DrawsMixin, ArbiterMixin):
         match self.pending:
             case PendingConfirm(spoken=spoken):
                 self._tell(out, t, "help.confirm", move=spoken)
+            case PendingChoice(difference=(_, _)):
+                self._tell_text(out, t, self._difference_question())
             case PendingChoice(moves=moves):
                 last = self.vocab.number_words[len(moves) - 1]
                 self._tell(out, t, "help.choose", last=last)
@@ -889,3 +941,14 @@ class GameSession(DrawsMixin, ArbiterMixin):
         """ "Remis" or "Aufgabe" after a move: the move stands, the window closes now."""
         if isinstance(self.pending, PendingCorrection):
             self._close_window(t, out)
+
+
+def one_word_difference(phrases: Sequence[Phrase]) -> tuple[str, str] | None:
+    """The two words by which exactly two candidates differ, if they differ in one word only
+    ("springer felix fünf" and "springer felix sechs": ``("fünf", "sechs")``)."""
+    if len(phrases) != 2 or len(phrases[0]) != len(phrases[1]):
+        return None
+    differing = [(a, b) for a, b in zip(phrases[0], phrases[1], strict=True) if a != b]
+    if len(differing) != 1:
+        return None
+    return differing[0]

@@ -61,10 +61,16 @@ class PendingConfirm:
 
 @dataclass(frozen=True)
 class PendingChoice:
-    """Candidates offered by number; the number or a fuller move picks one."""
+    """Candidates offered by number; the number or a fuller move picks one.
+
+    Two candidates whose words differ in one word only are asked by that word ("Springer
+    Felix fünf oder sechs?"): ``difference`` holds the two words, in the order of ``moves``,
+    and either word alone picks its move.
+    """
 
     moves: tuple[chess.Move, ...]
     spoken: tuple[str, ...]
+    difference: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)

@@ -269,14 +269,18 @@ class Demo:
 
     async def _answer_question(self, line: Line, meant: chess.Move) -> Line:
         """The session asked back ("Eva vier?"): the player answers "ja", by voice too; offered
-        a choice, they say the number of the move they meant."""
+        a choice, they say the number of the move they meant (or, asked for the one word two moves
+        differ in, that word)."""
         from voice.session_base import PendingChoice
 
         words = self.session.vocab.commands["yes"][0][0]
         pending = self.session.pending
         if isinstance(pending, PendingChoice) and meant in pending.moves:
             number = pending.moves.index(meant)
-            words = self.session.vocab.display((self.session.vocab.number_words[number],))
+            if pending.difference is not None:  # "Springer Felix fünf oder sechs?": "sechs"
+                words = self.session.vocab.display((pending.difference[number],))
+            else:
+                words = self.session.vocab.display((self.session.vocab.number_words[number],))
         answer = await self.say(words)
         return Line(
             line.said, line.heard, line.decode_ms, answer.answer, answer.made, answer.clocks
