@@ -96,6 +96,14 @@ class Terminal:
                 with contextlib.suppress(OSError):  # the child closed the terminal
                     self.seen += os.read(self.master, 4096).decode("utf-8", errors="replace")
         if self.process.poll() is None:
+            # Where it is stuck: voice-chess prints every thread's stack on SIGUSR1.
+            self.process.send_signal(signal.SIGUSR1)
+            until = time.monotonic() + 3
+            while time.monotonic() < until:
+                ready, _, _ = select.select([self.master], [], [], 0.1)
+                if ready:
+                    with contextlib.suppress(OSError):
+                        self.seen += os.read(self.master, 65536).decode("utf-8", "replace")
             raise AssertionError(f"still running after ^C\n--- terminal ---\n{self.seen}")
         return self.process.wait(timeout=1)
 
