@@ -42,6 +42,18 @@ def test_5_2_2_dead_position_ends_the_game_at_once(settings: Settings) -> None:
     _ended(out, "1/2-1/2", "dead_position", 2.0)
 
 
+def test_5_2_2_a_locked_pawn_wall_ends_the_game_at_the_move_that_locks_it(
+    settings: Settings,
+) -> None:
+    # Kc2 leaves the wall open (g2 and g4 may still move): play goes on. g2-g3 locks it and no
+    # king can cross: drawn at that move, before Black's next move, which is refused.
+    out = run("r522_locked_pawn_wall", settings)
+    assert moves(out) == ["b1c2", "b5b6", "g2g3"]
+    _ended(out, "1/2-1/2", "dead_position", 6.0)
+    assert says(out, "all", 6.0)[-1] == "Remis: keine Seite kann mehr mattsetzen."
+    assert refused(out) == [{"t": 8.0, "by": "black", "reason": "game_over"}]
+
+
 def test_9_6_1_fivefold_repetition_ends_the_game_without_a_claim(settings: Settings) -> None:
     out = run("r961_fivefold_repetition", settings)
     _ended(out, "1/2-1/2", "fivefold_repetition", 16.0)
@@ -153,6 +165,22 @@ def test_6_9_flag_fall_where_the_opponent_has_a_lone_king_is_a_draw(settings: Se
     assert flag == [{"t": 62.0, "flag": "black"}]  # at its own instant, before the next line
     assert "Zeit abgelaufen für Schwarz." in says(out, "all", 62.0)
     _ended(out, "1/2-1/2", "time_forfeit_draw", 62.0)
+
+
+def test_6_9_flag_fall_where_the_opponent_is_walled_off_is_a_draw(settings: Settings) -> None:
+    # Black has pawns and bishops, but only light-squared bishops behind a locked wall whose
+    # light squares are all Black pawns: no series of legal moves lets Black mate White.
+    out = run("r69_flag_fall_behind_a_locked_wall_is_draw", settings)
+    assert [line for line in out if "flag" in line] == [{"t": 60.0, "flag": "white"}]
+    _ended(out, "1/2-1/2", "time_forfeit_draw", 60.0)
+
+
+def test_6_9_flag_fall_loses_when_a_helpmate_exists_behind_the_wall(settings: Settings) -> None:
+    # The same position, Black's flag: White's dark bishop can mate with Black's help (the
+    # Black bishops on g8 and h7, the king on h8), so the flag fall loses.
+    out = run("r69_flag_fall_against_a_helpmate_loses", settings)
+    assert [line for line in out if "flag" in line] == [{"t": 62.0, "flag": "black"}]
+    _ended(out, "1-0", "time_forfeit", 62.0)
 
 
 def test_6_9_flag_fall_loses(settings: Settings) -> None:

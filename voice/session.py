@@ -35,6 +35,7 @@ import chess
 from voice import announcements as ann
 from voice.clock import SIDES, other
 from voice.config import Settings
+from voice.dead_position import cannot_checkmate
 from voice.events import (
     ArbiterAction,
     Ask,
@@ -445,7 +446,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
             return
         opponent = other(side)
         self._say_all(out, t, "flag.fallen", side=side)
-        if self.board.has_insufficient_material(color_of(opponent)):
+        if cannot_checkmate(self.board, color_of(opponent)):
             self._end(t, "1/2-1/2", "time_forfeit_draw", out)  # 6.9
         else:
             self._end(t, "1-0" if opponent == "white" else "0-1", "time_forfeit", out)

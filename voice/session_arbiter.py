@@ -14,6 +14,7 @@ import chess
 
 from voice.arbiter import ArbiterCommand, ArbiterError, Retraction, read_action
 from voice.clock import SIDES, ClockError, other
+from voice.dead_position import cannot_checkmate
 from voice.events import (
     Side,
 )
@@ -117,7 +118,7 @@ class ArbiterMixin(SessionBase):
             self.clock.apply_penalty(opponent, t)
             self._say_all(out, t, "arbiter.penalty", side=opponent, ms=self.control.penalty_ms)
             return
-        if self.board.has_insufficient_material(color_of(opponent)):
+        if cannot_checkmate(self.board, color_of(opponent)):
             self._end(t, "1/2-1/2", "illegal_moves_draw", out, by=side)
         else:
             self._end(t, "1-0" if opponent == "white" else "0-1", "illegal_moves", out, by=side)

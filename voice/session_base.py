@@ -17,6 +17,7 @@ import chess
 from voice import announcements as ann
 from voice.clock import Clock, other
 from voice.config import Settings
+from voice.dead_position import is_dead
 from voice.events import (
     Audience,
     ClockState,
@@ -248,7 +249,7 @@ class SessionBase:
             self._end(t, "1-0" if side == "white" else "0-1", "checkmate", out)
         elif board.is_stalemate():
             self._end(t, "1/2-1/2", "stalemate", out)
-        elif board.is_insufficient_material():
+        elif is_dead(board):
             self._end(t, "1/2-1/2", "dead_position", out)
         elif board.is_fivefold_repetition():
             self._end(t, "1/2-1/2", "fivefold_repetition", out)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import chess
 
 from voice.clock import SIDES, other
+from voice.dead_position import cannot_checkmate
 from voice.events import (
     MoveMade,
     Say,
@@ -158,7 +159,7 @@ class DrawsMixin(SessionBase):
 
     def _resign(self, side: Side, t: int, out: Outputs) -> None:
         winner = other(side)
-        if self.board.has_insufficient_material(color_of(winner)):
+        if cannot_checkmate(self.board, color_of(winner)):
             # 2023 (5.1.2 with 5.2.2): the opponent could not win, so the game is drawn.
             self._end(t, "1/2-1/2", "resignation_draw", out, by=side)
         else:
