@@ -258,8 +258,9 @@ def test_the_engine_never_thinks_longer_than_a_thirtieth_of_its_time(settings: S
 
 # The blind player (White) has king, queen and rook against a bare king: Black is lost.
 LOST_FOR_BLACK = "4k3/8/8/8/8/8/8/R2QK3 w - - 0 {move}"
-# Opposite-coloured bishops, all pawns blocked: nobody can ever win.
-DEAD_EQUAL = "8/4k3/3b4/p1p1p1p1/P1P1P1P1/3B4/4K3/8 w - - 0 60"
+# A blocked pawn each: dead equal, nobody can force a win; but not a dead position (5.2.2): a
+# king can still take a pawn (a wall that no king can cross would end the game at once).
+DEAD_EQUAL = "8/4k3/8/p7/P7/8/4K3/8 w - - 0 60"
 # Knight against bishop, no pawns: nobody can win.
 NO_WINNING_MATERIAL = "8/5k2/4b3/8/8/4N3/5K2/8 w - - 0 60"
 
