@@ -91,6 +91,7 @@ def test_typed_game_against_stockfish_then_resumed(
     try:
         again.expect("voice-chess, Heimpartie")
         again.expect("Partie fortgesetzt. Weiß ist am Zug.")
+        again.expect("Zuletzt gespielt. Drei: ")  # the last move of each side
         play_one_move(again, journal, settings, vocab)
         again.end_input()
         assert again.wait() == 0
