@@ -35,7 +35,6 @@ import chess
 from voice import announcements as ann
 from voice.clock import SIDES, other
 from voice.config import Settings
-from voice.dead_position import cannot_checkmate
 from voice.events import (
     ArbiterAction,
     Ask,
@@ -136,6 +135,7 @@ SIGHTED_KEYS = (
     "sighted:draw_accept",
     "sighted:draw_decline",
     "sighted:draw_claim",
+    "sighted:flag_claim",
     "sighted:resign",
     "sighted:arbiter",
 )
@@ -444,12 +444,19 @@ class GameSession(DrawsMixin, ArbiterMixin):
             # 6.4: the counter shows the period's moves completed, so the flag does not lose.
             self._say_all(out, t, "flag.control_met", side=side)
             return
-        opponent = other(side)
-        self._say_all(out, t, "flag.fallen", side=side)
-        if cannot_checkmate(self.board, color_of(opponent)):
-            self._end(t, "1/2-1/2", "time_forfeit_draw", out)  # 6.9
-        else:
-            self._end(t, "1-0" if opponent == "white" else "0-1", "time_forfeit", out)
+        if self.laws.flag_needs_claim(self.control):
+            if self.clock.is_down(other(side)):
+                # 2001 B.8: both flags have fallen, so the game is drawn.
+                self._say_all(out, t, "flag.both_fallen")
+                self._end(t, "1/2-1/2", "both_flags", out)
+                return
+            if side == self.blind:
+                # 2001 B.6: nobody calls the flag; it counts when the opponent claims it. The
+                # blind player's assistant claims the opponent's flag at once (F.2.9.e).
+                self.log.append(LogEntry(t, "flag_not_called", side))
+                self._to_arbiter(out, t, "arbiter.flag_not_called", side=side)
+                return
+        self._flag_result(side, t, out)
 
     # -- the blind player's words -----------------------------------------------------------
 
