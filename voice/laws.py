@@ -124,7 +124,8 @@ class Laws:
         return f"{key}.f" if self.appendix == "F" and key in F_WORDING else key
 
 
-# Session sentences (keys under ``game.``) whose 2001 (Appendix F) wording differs.
+# Session sentences (keys under ``game.``) whose 2001 wording differs: Appendix F's
+# "controller", and the illegal move that loses.
 F_WORDING = frozenset(
     {
         "paused",
@@ -134,6 +135,16 @@ F_WORDING = frozenset(
         "arbiter.paused",
         "arbiter.resumed",
         "arbiter.retracted",
+        "arbiter.time_set",
+        "arbiter.moves_set",
+        "arbiter.penalty",
+        "arbiter.increment",
+        "claim.wrong_logged",
+        "sighted.paused",
+        "touched.logged",
+        # 2001 7.4.b and C.3: not the "second" illegal move
+        "reason.illegal_moves",
+        "reason.illegal_moves_draw",
     }
 )
 

@@ -299,6 +299,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
             "blind": self.blind,
             "sighted": self.sighted,
             "profile": self.profile,
+            "laws": self.laws.edition,
             "language": self.language,
             "time_control": self.control.text,
             "moves": [
@@ -741,7 +742,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
         if self.board.turn != color_of(self.sighted):
             return "not_your_turn", game_message(language, "sighted.not_your_turn")
         if self.clock.paused:
-            return "paused", game_message(language, "sighted.paused")
+            return "paused", game_message(language, self.laws.wording("sighted.paused"))
         if self._parse_sighted(text) is not None:
             return None
         written = text.strip()
