@@ -52,3 +52,9 @@ def test_only_the_arbiter_gets_the_log_and_the_counts(settings: Settings, tmp_pa
         for role in ("opponent", "spectator"):
             other = view_of(game, role)
             assert other.log is None and other.illegal_attempts is None and other.pending is None
+
+
+def test_the_arbiters_panel_shows_the_laws_edition(settings: Settings, tmp_path: Path) -> None:
+    with live_game(settings, tmp_path, laws="2001") as game:
+        assert view_of(game, "arbiter").laws == "2001"
+        assert view_of(game, "opponent").laws is None

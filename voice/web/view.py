@@ -88,6 +88,7 @@ class GameView:
             view["legal"] = self._legal(state)
         if role == "arbiter":
             view["profile"] = state["profile"]
+            view["laws"] = state["laws"]
             view["time_control"] = state["time_control"]
             view["pending"] = state["pending"]
             for key in ("illegal_attempts", "illegal_moves", "wrong_claims"):
