@@ -10,7 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from session_scripts import clock_at, pgn_game, results, run_text, run_under, says
+from session_scripts import (
+    clock_at,
+    moves,
+    pgn_game,
+    refused,
+    results,
+    run_text,
+    run_under,
+    says,
+)
 
 from voice.clock_mode import ClockSession
 from voice.config import ConfigError, Settings, load_settings, override
@@ -309,3 +318,47 @@ def test_d_2_9_appendix_d_says_arbiter(edition: str, settings: Settings) -> None
 def test_a_1_b_1_the_categories_of_each_edition(control: str, categories: tuple) -> None:
     parsed = parse_time_control(control)
     assert tuple(laws_for(e).category(parsed) for e in ("2023", "2018", "2001")) == categories
+
+
+# -- promotion (D.2.1; 2001 F.2.1) ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", BOTH_NEWER)
+def test_d_2_1_the_promotion_piece_must_be_announced_under_2023_and_2018(
+    edition: str, settings: Settings
+) -> None:
+    out = run_under("laws_promotion_piece_asked", edition, settings)
+    assert refused(out) == [{"t": 1.0, "by": "white", "reason": "which_piece"}]
+    assert moves(out) == []  # "Turm" alone is only asked back: the move was not announced
+
+
+def test_2001_f_2_1_a_promotion_without_its_piece_is_asked_for_and_the_piece_word_makes_it(
+    settings: Settings,
+) -> None:
+    out = run_under("laws_promotion_piece_asked", "2001", settings)
+    assert says(out, "blind", 1.0) == [
+        "Welche Figur für Eva acht: Dame, Turm, Läufer oder Springer?"
+    ]
+    assert refused(out) == []
+    assert moves(out) == ["e7e8r"]
+
+
+def test_2001_f_2_1_the_promotion_question_survives_a_resume(
+    tmp_path: Path, settings: Settings
+) -> None:
+    path = tmp_path / "game.jsonl"
+    script = (Path(__file__).parent / "scripts" / "laws_promotion_piece_asked.jsonl").read_text()
+    lines = script.splitlines()
+    list(
+        run_journaled(
+            [lines[0].replace('"fen"', '"laws": "2001", "fen"'), lines[1]],
+            settings,
+            journal_path=path,
+        )
+    )
+    resumed = resume(path, settings)
+    resumed.journal.close()
+    assert isinstance(resumed.core, GameSession)
+    assert resumed.core.state()["pending"]["kind"] == "promotion"
+    texts = [event.text for event in resumed.announcement if hasattr(event, "text")]
+    assert any("Welche Figur für Eva acht" in text for text in texts)

@@ -68,6 +68,12 @@ class Laws:
     # Appendix F (2001) in place of Appendix D: its wording and its promotion rule.
     appendix: Literal["D", "F"] = "D"
 
+    @property
+    def promotion_must_be_announced(self) -> bool:
+        """D.2.1: "the player must announce the chosen piece"; F.2.1 (2001) has no such
+        sentence, so the program asks for the piece instead of refusing the move."""
+        return self.appendix == "D"
+
     # -- time controls ----------------------------------------------------------------------
 
     def category(self, control: TimeControl) -> Category:

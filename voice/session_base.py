@@ -98,7 +98,22 @@ class PendingRepeatOrMove:
     spoken: str
 
 
-Pending = PendingConfirm | PendingChoice | PendingCorrection | PendingResign | PendingRepeatOrMove
+@dataclass(frozen=True)
+class PendingPromotion:
+    """2001 (F.2.1): a promotion said without its piece; the piece word picks the move."""
+
+    moves: tuple[chess.Move, ...]
+    spoken: str  # the move as said, without the piece
+
+
+Pending = (
+    PendingConfirm
+    | PendingChoice
+    | PendingCorrection
+    | PendingResign
+    | PendingRepeatOrMove
+    | PendingPromotion
+)
 
 
 @dataclass(frozen=True)
