@@ -65,6 +65,12 @@ class Laws:
     # 8.1 (2001): the arbiter may deduct time from a player who cannot keep score, even a blind
     # one; 8.1.6 (2018, 2023): never from a player with a disability.
     deduct_for_scoresheet_of_disabled: bool = False
+    # A.3 (2023): one minute instead of two in rapid and blitz; 2018 B.2: in blitz; 2001: never.
+    reduced_penalty_in: frozenset[Category] = frozenset({"rapid", "blitz"})
+    # 2001 B.1, C.1: rapid from 15 minutes (blitz below); from 2018 on more than 10 (A.1, B.1).
+    rapid_from_15_minutes: bool = False
+    # 2001 9.5.b: a wrong claim also takes time from the claimant, and gives three minutes.
+    wrong_claim_deducts: bool = False
     # Appendix F (2001) in place of Appendix D: its wording and its promotion rule.
     appendix: Literal["D", "F"] = "D"
 
@@ -78,7 +84,7 @@ class Laws:
 
     def category(self, control: TimeControl) -> Category:
         """A.1 / B.1: base + 60 × increment; 2001 (B.1, C.1): blitz under 15 minutes."""
-        if self.edition != "2001":
+        if not self.rapid_from_15_minutes:
             return control.category
         first = control.periods[0]
         total = first.base_ms + 60 * max(first.increment_ms, first.delay_ms)
@@ -91,15 +97,13 @@ class Laws:
     def penalty_ms(self, control: TimeControl) -> int:
         """Time the opponent receives (7.5.5, 9.5.3): one minute instead of two in rapid and
         blitz from 2023 (A.3), in blitz only in 2018 (B.2), never in 2001 (7.4.b)."""
-        category = self.category(control)
-        reduced = {"2023": ("rapid", "blitz"), "2018": ("blitz",), "2001": ()}[self.edition]
-        return _MINUTE_MS if category in reduced else 2 * _MINUTE_MS
+        return _MINUTE_MS if self.category(control) in self.reduced_penalty_in else 2 * _MINUTE_MS
 
     def wrong_claim(self, control: TimeControl, claimant_ms: int) -> WrongClaim:
         """9.5.3: the opponent gets the penalty time. 2001 9.5.b: three minutes, and the claimant
         loses half of his time up to three minutes when he has more than two, or is set to one
         minute when he has between one and two."""
-        if self.edition != "2001":
+        if not self.wrong_claim_deducts:
             return WrongClaim(self.penalty_ms(control), claimant_ms)
         if claimant_ms > 2 * _MINUTE_MS:
             left = claimant_ms - min(claimant_ms // 2, 3 * _MINUTE_MS)
@@ -156,8 +160,8 @@ F_WORDING = frozenset(
 
 _EDITIONS: dict[Edition, Laws] = {
     "2023": Laws(edition="2023"),
-    # 2018: as 2023 but for 5.1.2 (the resignation draw) and A.3 (penalties, see penalty_ms).
-    "2018": Laws(edition="2018", resignation_draw=False),
+    # 2018: as 2023 but for 5.1.2 (the resignation draw) and A.3 (1 minute in blitz only, B.2).
+    "2018": Laws(edition="2018", resignation_draw=False, reduced_penalty_in=frozenset({"blitz"})),
     # 2001: its own Articles 7.4, 9.5, B and C, 8.1 and Appendix F throughout.
     "2001": Laws(
         edition="2001",
@@ -168,6 +172,9 @@ _EDITIONS: dict[Edition, Laws] = {
         resignation_draw=False,
         flags_called_in_rapid=False,
         deduct_for_scoresheet_of_disabled=True,
+        reduced_penalty_in=frozenset(),
+        rapid_from_15_minutes=True,
+        wrong_claim_deducts=True,
         appendix="F",
     ),
 }
