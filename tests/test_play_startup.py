@@ -135,7 +135,7 @@ def test_a_bad_setting_names_the_key_and_a_way_out(tmp_path: Path) -> None:
         ("play", ["--opponent", "--level", "--text", "--no-speech", "--resume", "--lan", "--port"]),
         ("assist", ["--deaf-opponent", "--text", "--resume", "--control", "--blind", "--laws"]),
         ("clock", ["--control", "--no-speech", "--no-listen", "--profile", "--laws"]),
-        ("demo", ["--control", "--no-audio", "--recognizer"]),
+        ("demo", ["--control", "--no-audio", "--recognizer", "--laws"]),
     ],
 )
 def test_help_describes_every_option(command: str, options: list[str]) -> None:
