@@ -565,6 +565,7 @@ class App:
             blind=session.blind,
             rank_words=tuple(self.settings.vocabulary.rank_words),
             file_words=tuple(self.settings.vocabulary.file_words),
+            laws=session.laws.edition,
             on_web=lambda: inbox.put("approved", True),
         )
         summary = self.text(
@@ -574,6 +575,8 @@ class App:
             ranks=", ".join(approval.rank_words),
             files=", ".join(approval.file_words),
         )
+        laws = session.laws
+        summary += " " + self.text(f"laws.{laws.appendix.lower()}", edition=laws.edition) + "."
         self.output.say(summary)
         if self._serves_web():
             self._open_host(0, held=True)
