@@ -21,6 +21,16 @@ def run(name: str, settings: Settings) -> list[Line]:
     return list(run_script(text.splitlines(), settings))
 
 
+def run_under(name: str, edition: str, settings: Settings) -> list[Line]:
+    """``tests/scripts/NAME.jsonl`` played under the FIDE Laws ``edition`` (its setup's "laws")."""
+    import json
+
+    lines = (SCRIPTS / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+    first = json.loads(lines[0])
+    first["setup"]["laws"] = edition
+    return list(run_script([json.dumps(first), *lines[1:]], settings))
+
+
 def run_text(text: str, settings: Settings) -> list[Line]:
     return list(run_script(text.strip().splitlines(), settings))
 

@@ -45,6 +45,7 @@ def test_tournament_board_with_web_opponent_and_arbiter(tmp_path: Path) -> None:
         con.expect("Turnierprofil, Auskunft nur auf Anfrage, Bedenkzeit eine Stunde dreißig")
         summary = con.expect("Aufbau für den Schiedsrichter:")
         assert "Reihen: eins, zwei, drei, vier, fünf, sechs, sieben, acht." in summary
+        assert summary.strip().endswith("FIDE-Regeln 2023.")  # the arbiter approves the Laws too
         # The pages are served before the approval: the arbiter may approve on them too.
         opponent_url = con.expect("http://").strip()
         arbiter_url = con.expect("http://").strip()
@@ -58,6 +59,7 @@ def test_tournament_board_with_web_opponent_and_arbiter(tmp_path: Path) -> None:
 
         first = read_journal(journal).events[0]
         assert isinstance(first, ArbiterAction) and first.action == "approve_setup"
+        assert first.params["laws"] == "2023"
         assert first.t_ms == 0 and first.params["time_control"] == "5400+30"
         assert first.params["blind"] == "white" and len(first.params["rank_words"]) == 8
 

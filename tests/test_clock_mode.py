@@ -294,7 +294,7 @@ def test_welcome_describes_the_control_and_the_keys(settings: Settings) -> None:
     clock = session(settings, control="900+10", start_ms=None, language="de")
     assert said(clock.welcome(0)) == [
         "Uhr bereit: fünfzehn Minuten für die ganze Partie, plus zehn Sekunden pro Zug. "
-        "Leertaste oder Eingabetaste startet die Uhr für Weiß. H für Hilfe."
+        "Leertaste oder Eingabetaste startet die Uhr für Weiß. H für Hilfe. FIDE-Regeln 2023."
     ]
 
 

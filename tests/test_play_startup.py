@@ -38,6 +38,26 @@ def test_without_a_microphone_play_takes_typed_moves_and_says_so(tmp_path: Path)
         con.close()
 
 
+def test_laws_chooses_the_edition_said_at_the_start_and_kept_in_the_journal(
+    tmp_path: Path,
+) -> None:
+    from voice.journal import read_journal
+
+    journal = tmp_path / "g.jsonl"
+    con = Console(
+        "play", "--text", "--no-speech", "--no-web", "--laws", "2001", "--journal", str(journal)
+    )
+    try:
+        line = con.expect("Heimprofil, Bedenkzeit")
+        assert line.strip().endswith(", FIDE-Regeln 2001 mit Anhang F.")
+        con.expect("Die Partie beginnt. Sie spielen Weiß.")
+        con.end_input()
+        assert con.wait() == 0
+    finally:
+        con.close()
+    assert read_journal(journal).setup.laws == "2001"
+
+
 def test_without_a_loudspeaker_everything_is_printed_and_said_why(tmp_path: Path) -> None:
     con = Console(
         "play", "--text", "--no-web", "--journal", str(tmp_path / "g.jsonl"), no_audio=True
@@ -113,9 +133,9 @@ def test_a_bad_setting_names_the_key_and_a_way_out(tmp_path: Path) -> None:
     ("command", "options"),
     [
         ("play", ["--opponent", "--level", "--text", "--no-speech", "--resume", "--lan", "--port"]),
-        ("assist", ["--deaf-opponent", "--text", "--resume", "--control", "--blind", "--port"]),
-        ("clock", ["--control", "--no-speech", "--no-listen", "--profile"]),
-        ("demo", ["--control", "--no-audio", "--recognizer"]),
+        ("assist", ["--deaf-opponent", "--text", "--resume", "--control", "--blind", "--laws"]),
+        ("clock", ["--control", "--no-speech", "--no-listen", "--profile", "--laws"]),
+        ("demo", ["--control", "--no-audio", "--recognizer", "--laws"]),
     ],
 )
 def test_help_describes_every_option(command: str, options: list[str]) -> None:

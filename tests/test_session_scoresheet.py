@@ -50,6 +50,7 @@ def test_pgn_has_headers_clock_on_every_move_offers_and_termination(settings: Se
         "Black": "Blind, Ben",
         "Result": "0-1",
         "TimeControl": "40/5400+30:1800+30",
+        "Laws": "FIDE 2023",
         "Termination": "normal",
     }
     nodes = list(game.mainline())

@@ -320,3 +320,14 @@ def test_on_a_phone_held_upright_the_board_fills_the_width_without_sideways_scro
     assert scroll <= width
     assert board["width"] > 0.9 * width and abs(board["width"] - board["height"]) < 2
     assert top["y"] < board["y"] < bottom["y"]  # the opponent's clock above, mine below
+
+
+def test_the_arbiters_panel_names_the_laws_edition(
+    driver: webdriver.Chrome, settings: Settings, tmp_path: Path
+) -> None:
+    with live_game(settings, tmp_path, laws="2018") as game:
+        driver.get(game.url("arbiter"))
+        wait_connected(driver)
+        WebDriverWait(driver, 10).until(
+            lambda d: d.find_element(By.ID, "laws").text == "Schachregeln: FIDE 2018"
+        )

@@ -52,3 +52,18 @@ def test_only_the_arbiter_gets_the_log_and_the_counts(settings: Settings, tmp_pa
         for role in ("opponent", "spectator"):
             other = view_of(game, role)
             assert other.log is None and other.illegal_attempts is None and other.pending is None
+
+
+def test_the_arbiters_panel_shows_the_laws_edition(settings: Settings, tmp_path: Path) -> None:
+    with live_game(settings, tmp_path, laws="2001") as game:
+        assert view_of(game, "arbiter").laws == "2001"
+        assert view_of(game, "opponent").laws is None
+
+
+def test_under_the_2001_laws_the_pages_say_the_controller_decided(
+    settings: Settings, tmp_path: Path
+) -> None:
+    with live_game(settings, tmp_path, laws="2001") as game:
+        game.submit(lambda t: ArbiterAction(t, "declare_result", {"result": "1/2-1/2"}))
+        result = view_of(game, "opponent").result
+        assert result is not None and result.text == "Entscheidung des Turnierleiters."

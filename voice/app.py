@@ -53,6 +53,7 @@ from voice.events import (
 )
 from voice.host import GameHost
 from voice.journal import Journal, journal_dir, new_journal_path
+from voice.laws import laws_for
 from voice.learning import GameLearner, RecordingStore
 from voice.messages import display_text, message
 from voice.phrases import speakable
@@ -115,6 +116,7 @@ class Plan:
     control: str | None = None
     language: str | None = None
     fen: str | None = None
+    laws: str | None = None  # --laws: the FIDE Laws edition (default [rules] edition)
     deaf_opponent: bool = False
 
 
@@ -392,6 +394,8 @@ class App:
             fen=plan.fen,
             # recorded in the journal: a resumed game goes on in the language it began in
             language=self.language,
+            # and under the Laws it began under
+            laws=plan.laws or self.settings.rules.edition,
             extra=extra,
         )
 
@@ -410,6 +414,7 @@ class App:
             profile=setup.profile,
             fen=setup.fen,
             language=setup.language,
+            laws=setup.laws,
             extra=extra,
         )
 
@@ -458,10 +463,12 @@ class App:
             input=self.input_words,
             output=self.output_words,
         )
+        laws = laws_for(setup.laws or self.settings.rules.edition)
         self.tell(
             "start.game",
             profile=self.text(f"profile.{setup.profile}"),
             control=describe_control(control, self.language),
+            laws=self.text(f"laws.{laws.appendix.lower()}", edition=laws.edition),
         )
 
     async def _ask(
@@ -558,6 +565,7 @@ class App:
             blind=session.blind,
             rank_words=tuple(self.settings.vocabulary.rank_words),
             file_words=tuple(self.settings.vocabulary.file_words),
+            laws=session.laws.edition,
             on_web=lambda: inbox.put("approved", True),
         )
         summary = self.text(
@@ -567,6 +575,8 @@ class App:
             ranks=", ".join(approval.rank_words),
             files=", ".join(approval.file_words),
         )
+        laws = session.laws
+        summary += " " + self.text(f"laws.{laws.appendix.lower()}", edition=laws.edition) + "."
         self.output.say(summary)
         if self._serves_web():
             self._open_host(0, held=True)

@@ -1,10 +1,11 @@
 """The arbiter's approval of a tournament board's set-up, from the terminal or the web page.
 
-At a tournament (D.2.10) the arbiter approves the time control, the rank and file words and who
-plays which side before the clock starts. Arbiters stand at the board with a phone or tablet as
-often as at the computer, so both the terminal prompt and the arbiter's web page can approve:
-whichever comes first counts, and the other is told. The approval itself goes into the journal
-once, at game time zero, from the program (:mod:`voice.app`), whichever way it came.
+At a tournament (D.2.10) the arbiter approves the time control, the rank and file words, who
+plays which side and the edition of the FIDE Laws before the clock starts. Arbiters stand at the
+board with a phone or tablet as often as at the computer, so both the terminal prompt and the
+arbiter's web page can approve: whichever comes first counts, and the other is told. The approval
+itself goes into the journal once, at game time zero, from the program (:mod:`voice.app`),
+whichever way it came.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class SetupApproval:
     blind: Side
     rank_words: tuple[str, ...]
     file_words: tuple[str, ...]
+    laws: str = "2023"  # the FIDE Laws edition (voice.laws)
     via: Via | None = None
     on_web: Callable[[], None] | None = field(default=None, repr=False)
     """Called when the web page approved first: the terminal prompt stops waiting."""
@@ -51,5 +53,6 @@ class SetupApproval:
             "blind": self.blind,
             "rank_words": list(self.rank_words),
             "file_words": list(self.file_words),
+            "laws": self.laws,
             "via": self.via,
         }

@@ -19,10 +19,15 @@ Actions (FIDE articles in brackets):
     take both boards back (D.2.9): ``ply`` half-moves of this game stay; or the position in
     which ``side`` (default white) is to make move number ``to_move``. The clocks are set when
     ``white_seconds``/``black_seconds`` are given; the move counters follow the moves kept.
-``illegal_move {side} [ply | to_move]``
+``illegal_move {side} [ply | to_move] [kind]``
     a completed illegal move by ``side`` (7.5): the position may be reinstated in the same action
     (as ``retract``); the first gives the opponent the penalty time (+2 minutes, +1 in rapid and
     blitz), the second loses the game, or draws it when the opponent cannot checkmate (7.5.5).
+    ``kind`` is ``move`` (default), ``two_hands`` (7.5.4) or ``clock_without_move`` (7.5.3);
+    the edition decides what counts and how many lose (voice.laws).
+``scoresheet_deduction {side, seconds}``
+    2001 8.1: time deducted from a player who cannot keep score; from 2018 on (8.1.6) never
+    from the player with a disability.
 ``penalty {side}``
     give ``side`` the penalty time of this control (+2 minutes, +1 in rapid and blitz) for an
     offence of the opponent that the arbiter rules on (7.5.5, 9.5.3, 12.9).
@@ -49,6 +54,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from voice.events import Side
+from voice.laws import ILLEGAL_KINDS, IllegalKind
 
 ACTIONS: tuple[str, ...] = (
     "pause",
@@ -61,6 +67,7 @@ ACTIONS: tuple[str, ...] = (
     "penalty",
     "increment",
     "wrong_claim",
+    "scoresheet_deduction",
     "declare_result",
     "approve_setup",
 )
@@ -99,6 +106,7 @@ class ArbiterCommand:
     moves: int | None = None
     retraction: Retraction | None = None
     result: ResultText | None = None
+    kind: IllegalKind = "move"
     params: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -180,8 +188,17 @@ def read_action(action: str, params: Mapping[str, Any]) -> ArbiterCommand:
         case "illegal_move":
             # The retraction parameters position the game; 'side' names the offender.
             offender = _side(params)
-            back = _retraction({k: v for k, v in params.items() if k != "side"}, required=False)
-            return ArbiterCommand(action, reason, side=offender, retraction=back)
+            kind = params.get("kind", "move")
+            if kind not in ILLEGAL_KINDS:
+                raise ArbiterError(
+                    f"'kind' must be one of {', '.join(ILLEGAL_KINDS)}, not {kind!r}"
+                )
+            rest = {k: v for k, v in params.items() if k not in ("side", "kind")}
+            back = _retraction(rest, required=False)
+            return ArbiterCommand(action, reason, side=offender, retraction=back, kind=kind)
+        case "scoresheet_deduction":
+            ms = _seconds(params, "seconds")
+            return ArbiterCommand(action, reason, side=_side(params), ms=ms)
         case "wrong_claim" | "penalty":
             return ArbiterCommand(action, reason, side=_side(params))
         case "increment":

@@ -72,8 +72,10 @@ class _SideState:
 class Clock:
     """Two displays and a move counter driven by instants passed in."""
 
-    def __init__(self, control: TimeControl) -> None:
+    def __init__(self, control: TimeControl, *, penalty_ms: int | None = None) -> None:
         self.control = control
+        # The edition decides the penalty (voice.laws); the 2023 one by default.
+        self.penalty_ms = control.penalty_ms if penalty_ms is None else penalty_ms
         first = control.period(0).base_ms
         self._sides: dict[Side, _SideState] = {side: _SideState(first) for side in SIDES}
         self._running: Side | None = None
@@ -258,7 +260,7 @@ class Clock:
 
     def apply_penalty(self, beneficiary: Side, now_ms: int) -> None:
         """Give the opponent of an offender the penalty time of this control (7.5.5, 9.5, A.3)."""
-        self.add_time(beneficiary, self.control.penalty_ms, now_ms)
+        self.add_time(beneficiary, self.penalty_ms, now_ms)
 
     def set_moves(self, side: Side, n: int) -> None:
         """The arbiter corrects the move counter (6.10.2, 7.1); times are set separately.

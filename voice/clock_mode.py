@@ -11,7 +11,9 @@ What is said, and when (rules.md §2 and §6.4):
 
 - both times and the move count only on request (D.2.10.4);
 - a flag fall at once, at its own instant, in every profile: the assistant claims it (D.2.10.5);
-  with no board the clock cannot apply 6.9, so it says that the time is up, not who won;
+  with no board the clock cannot apply 6.9, so it says that the time is up, not who won; the
+  second flag names the first (Guideline III.3.1), or, in rapid play under the 2001 Laws (B.8),
+  says that the game is drawn;
 - low-time warnings for the blind player's own clock in the home profile only, at each
   configured threshold, never in the tournament profile;
 - confirmations of the user's own actions (start, pause, resume, quit, help mode).
@@ -41,6 +43,7 @@ from voice.events import (
     Tick,
     to_ms,
 )
+from voice.laws import EditionError, laws_for
 from voice.messages import message
 from voice.spoken_time import count_words, duration_words
 from voice.timecontrol import Period, TimeControl, parse_time_control
@@ -67,7 +70,11 @@ class ClockSession:
         self.control: TimeControl = parse_time_control(
             setup.time_control or settings.clock.time_control, settings.clock.presets
         )
-        self.clock = Clock(self.control)
+        try:
+            self.laws = laws_for(setup.laws or settings.rules.edition)
+        except EditionError as error:
+            raise ScriptError(str(error)) from None
+        self.clock = Clock(self.control, penalty_ms=self.laws.penalty_ms(self.control))
         self.blind: Side = setup.blind
         self.profile = setup.profile
         self.language = setup.language or settings.language.blind
@@ -121,7 +128,10 @@ class ClockSession:
             press_keys=self._key_words("press"),
             help_key=self._key_words("help"),
         )
-        return [Say(t_ms, text)]
+        laws = message(
+            self.language, f"app.laws.{self.laws.appendix.lower()}", edition=self.laws.edition
+        )
+        return [Say(t_ms, f"{text} {laws}.")]
 
     def state(self, t_ms: int) -> ClockState:
         """Both displays; ``moves`` is the number of moves White completed (the move number)."""
@@ -149,7 +159,10 @@ class ClockSession:
             for f in flags[: flags.index(fall)]
             if f.side != fall.side and self.clock.is_down(f.side)
         ]
-        if opponent_first:  # Guideline III.3.1: the order of the flags is known, so say it
+        if opponent_first and self.laws.flag_needs_claim(self.control):
+            # 2001 B.8: in rapid play both flags down is a draw, whichever fell first.
+            text = message(self.language, "clock.flag_both_draw", side=side)
+        elif opponent_first:  # Guideline III.3.1: the order of the flags is known, so say it
             first = self._side_word(opponent_first[0].side)
             text = message(self.language, "clock.flag_second", side=side, first=first)
         else:

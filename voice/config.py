@@ -197,6 +197,12 @@ class EngineSettings(Section):
     offers_draws: bool
 
 
+class RulesSettings(Section):
+    """Which edition of the FIDE Laws the games follow (voice.laws, docs/laws-editions.md)."""
+
+    edition: Literal["2023", "2018", "2001"] = "2023"
+
+
 class Settings(Section):
     language: LanguageSettings
     vocabulary: VocabularySettings
@@ -207,6 +213,7 @@ class Settings(Section):
     audio: AudioSettings
     web: WebSettings
     engine: EngineSettings
+    rules: RulesSettings = RulesSettings()
 
 
 class ConfigError(Exception):

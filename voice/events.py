@@ -9,7 +9,8 @@ the setup first, then the inputs. Times are integer milliseconds inside the prog
 Script line formats (JSON objects, one per line)::
 
     {"setup": {"mode": "game"|"clock", "blind": "white"|"black", "time_control": "900+10",
-               "profile": "home"|"tournament", "fen": "...", "language": "de"}}
+               "profile": "home"|"tournament", "fen": "...", "language": "de",
+               "laws": "2023"|"2018"|"2001"}}
     {"t": 12.5, "blind": "Springer Felix drei"}
     {"t": 12.5, "blind_nbest": [["springer felix drei", 0.9], ["springer felix zwei", 0.4]]}
     {"t": 20.0, "sighted": "e7e5"}            (UCI or SAN)
@@ -26,6 +27,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from voice.laws import EDITIONS
 
 Side = Literal["white", "black"]
 Audience = Literal["blind", "sighted", "all", "arbiter"]
@@ -58,6 +61,8 @@ class Setup:
     profile: Literal["home", "tournament"] = "home"
     fen: str | None = None
     language: str | None = None
+    # The FIDE Laws edition ("2023", "2018", "2001"); None: the settings' [rules] edition.
+    laws: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -190,7 +195,7 @@ def parse_setup(obj: dict[str, Any]) -> Setup:
     raw = obj.get("setup")
     if not isinstance(raw, dict):
         raise ScriptError('the first line must be {"setup": {...}}')
-    known = {"mode", "blind", "time_control", "profile", "fen", "language"}
+    known = {"mode", "blind", "time_control", "profile", "fen", "language", "laws"}
     mode = raw.get("mode", "game")
     if mode not in ("game", "clock"):
         raise ScriptError(f"setup.mode must be 'game' or 'clock', not {mode!r}")
@@ -200,6 +205,9 @@ def parse_setup(obj: dict[str, Any]) -> Setup:
     profile = raw.get("profile", "home")
     if profile not in ("home", "tournament"):
         raise ScriptError(f"setup.profile must be 'home' or 'tournament', not {profile!r}")
+    laws = raw.get("laws")
+    if laws is not None and laws not in EDITIONS:
+        raise ScriptError(f"setup.laws must be one of {', '.join(EDITIONS)}, not {laws!r}")
     return Setup(
         mode=mode,
         blind=blind,
@@ -207,6 +215,7 @@ def parse_setup(obj: dict[str, Any]) -> Setup:
         profile=profile,
         fen=raw.get("fen"),
         language=raw.get("language"),
+        laws=laws,
         extra={k: v for k, v in raw.items() if k not in known},
     )
 
@@ -295,6 +304,8 @@ def setup_to_json(setup: Setup) -> dict[str, Any]:
         raw["fen"] = setup.fen
     if setup.language is not None:
         raw["language"] = setup.language
+    if setup.laws is not None:
+        raw["laws"] = setup.laws
     raw.update(setup.extra)
     return {"setup": raw}
 

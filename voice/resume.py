@@ -11,7 +11,7 @@ sets the clock). New inputs are appended to the same journal.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +80,9 @@ def run_journaled(
 
     def create(setup: Setup) -> None:
         if journal_path is not None:
-            opened.append(Journal.create(journal_path, setup))
+            # The edition is written down, so a resume under other settings keeps the game's Laws.
+            pinned = replace(setup, laws=setup.laws or settings.rules.edition)
+            opened.append(Journal.create(journal_path, pinned))
 
     def record(event: Any) -> None:
         if opened:

@@ -2,7 +2,8 @@
 
 D.2.7 lets the blind player record the game on a recording device; the program keeps that
 scoresheet. The PGN carries ``[%clk]`` (the mover's time left after the move) on every move,
-the headers an arbiter needs (event, players, date, time control, result, termination) and the
+the headers an arbiter needs (event, players, date, time control, the Laws edition, result,
+termination) and the
 draw offers marked "(=)" as 9.1.2.2 asks. The session owns the board; this module only records.
 """
 
@@ -73,6 +74,7 @@ class Scoresheet:
     offers: set[int] = field(default_factory=set)  # plies after which a draw was offered
     result: str = "*"
     reason: str = ""
+    laws: str = ""  # the FIDE Laws edition the game is played under ("2023", ...)
 
     def record(self, entry: Entry) -> None:
         self.entries.append(entry)
@@ -107,6 +109,8 @@ class Scoresheet:
         game.headers["Result"] = self.result
         if self.time_control:
             game.headers["TimeControl"] = self.time_control
+        if self.laws:
+            game.headers["Laws"] = f"FIDE {self.laws}"
         if self.start_fen != chess.STARTING_FEN:
             game.setup(chess.Board(self.start_fen))
         if self.result != "*":

@@ -35,7 +35,6 @@ import chess
 from voice import announcements as ann
 from voice.clock import SIDES, other
 from voice.config import Settings
-from voice.dead_position import cannot_checkmate
 from voice.events import (
     ArbiterAction,
     Ask,
@@ -65,6 +64,7 @@ from voice.session_base import (
     PendingChoice,
     PendingConfirm,
     PendingCorrection,
+    PendingPromotion,
     PendingRepeatOrMove,
     PendingResign,
     color_of,
@@ -112,6 +112,9 @@ _HELP_COMMANDS = (
     "help",
 )
 
+# The pieces a pawn may become (3.7.5), in the order the 2001 promotion question names them.
+_PROMOTION_PIECES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
+
 # Commands that answer a question or take a move back: listened for only while one is open.
 _ANSWERS = frozenset({"yes", "no", "correction", "repetition", "my_move"})
 
@@ -136,6 +139,7 @@ SIGHTED_KEYS = (
     "sighted:draw_accept",
     "sighted:draw_decline",
     "sighted:draw_claim",
+    "sighted:flag_claim",
     "sighted:resign",
     "sighted:arbiter",
 )
@@ -261,6 +265,8 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 return game_message(self.language, "resign.question", **self.command_words)
             case PendingRepeatOrMove():
                 return game_message(self.language, "repeat_or_move.question", **self.command_words)
+            case PendingPromotion():
+                return game_message(self.language, "promotion.question", **self._promotion_words())
         return ""
 
     # -- state for the web board and the arbiter's panel ------------------------------------
@@ -291,6 +297,8 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 pending = {"kind": "resign"}
             case PendingRepeatOrMove(move=move, spoken=spoken):
                 pending = {"kind": "repeat_or_move", "move": move.uci(), "spoken": spoken}
+            case PendingPromotion(moves=moves, spoken=spoken):
+                pending = {"kind": "promotion", "moves": [m.uci() for m in moves], "spoken": spoken}
         return {
             "t": to_seconds(t),
             "fen": self.board.fen(),
@@ -299,6 +307,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
             "blind": self.blind,
             "sighted": self.sighted,
             "profile": self.profile,
+            "laws": self.laws.edition,
             "language": self.language,
             "time_control": self.control.text,
             "moves": [
@@ -362,6 +371,8 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 count = len(self.pending.moves)
                 phrases.update((word,) for word in self.vocab.number_words[:count])
             phrases.update((word,) for word in self.pending.difference or ())
+        if isinstance(self.pending, PendingPromotion):
+            phrases.update((self.vocab.piece_word(piece),) for piece in _PROMOTION_PIECES)
         if self.result is None and self.board.turn == color_of(self.blind):
             phrases.update(phrase_table(self.board, self.vocab).with_check_words())
         if self.expect_repeat is not None:
@@ -444,12 +455,19 @@ class GameSession(DrawsMixin, ArbiterMixin):
             # 6.4: the counter shows the period's moves completed, so the flag does not lose.
             self._say_all(out, t, "flag.control_met", side=side)
             return
-        opponent = other(side)
-        self._say_all(out, t, "flag.fallen", side=side)
-        if cannot_checkmate(self.board, color_of(opponent)):
-            self._end(t, "1/2-1/2", "time_forfeit_draw", out)  # 6.9
-        else:
-            self._end(t, "1-0" if opponent == "white" else "0-1", "time_forfeit", out)
+        if self.laws.flag_needs_claim(self.control):
+            if self.clock.is_down(other(side)):
+                # 2001 B.8: both flags have fallen, so the game is drawn.
+                self._say_all(out, t, "flag.both_fallen")
+                self._end(t, "1/2-1/2", "both_flags", out)
+                return
+            if side == self.blind:
+                # 2001 B.6: nobody calls the flag; it counts when the opponent claims it. The
+                # blind player's assistant claims the opponent's flag at once (F.2.9.e).
+                self.log.append(LogEntry(t, "flag_not_called", side))
+                self._to_arbiter(out, t, "arbiter.flag_not_called", side=side)
+                return
+        self._flag_result(side, t, out)
 
     # -- the blind player's words -----------------------------------------------------------
 
@@ -493,6 +511,10 @@ class GameSession(DrawsMixin, ArbiterMixin):
             else:
                 self._tell(out, t, "turn.not_yours")
             return
+        answer = self._promotion_answer(heard)
+        if answer is not None:
+            self._propose(answer, t, out)
+            return
         result = match_move(self.board, heard, self.vocab, self.settings.matching)
         if self._repeat_back(heard, result, t, out):
             return
@@ -503,7 +525,47 @@ class GameSession(DrawsMixin, ArbiterMixin):
         if fuzzy is not None:
             self._command(fuzzy, t, out)
             return
-        self._undecided(result, t, out)
+        if not self._ask_promotion(heard[0].words, result, t, out):
+            self._undecided(result, t, out)
+
+    def _ask_promotion(self, words: Phrase, result: MatchResult, t: int, out: Outputs) -> bool:
+        """2001 (F.2.1 asks no announcement of the piece): "Eva acht" is asked about, not
+        refused; each piece word added must name exactly one legal move."""
+        refusal = result.refusal
+        if self.laws.promotion_must_be_announced or refusal is None:
+            return False
+        if refusal.reason != "which_piece":
+            return False
+        moves = []
+        for piece in _PROMOTION_PIECES:
+            said = [Hypothesis((*words, self.vocab.piece_word(piece)))]
+            found = match_move(self.board, said, self.vocab, self.settings.matching)
+            if found.decision != Decision.ACCEPT or found.move is None:
+                return False
+            moves.append(found.move)
+        self.pending = PendingPromotion(tuple(moves), self.vocab.display(words))
+        self._tell(out, t, "promotion.question", **self._promotion_words())
+        return True
+
+    def _promotion_words(self) -> dict[str, str]:
+        assert isinstance(self.pending, PendingPromotion)
+        names = ("queen", "rook", "bishop", "knight")
+        pieces = {
+            name: self.vocab.display((self.vocab.piece_word(piece),))
+            for name, piece in zip(names, _PROMOTION_PIECES, strict=True)
+        }
+        return {"move": self.pending.spoken, **pieces}
+
+    def _promotion_answer(self, heard: Sequence[Hypothesis]) -> chess.Move | None:
+        """The piece word that answers the 2001 promotion question, as the move it makes."""
+        if not isinstance(self.pending, PendingPromotion):
+            return None
+        for hypothesis in heard:
+            for move in self.pending.moves:
+                assert move.promotion is not None
+                if hypothesis.words == (self.vocab.piece_word(move.promotion),):
+                    return move
+        return None
 
     def _best_cost(self, result: MatchResult) -> float:
         return result.candidates[0].cost if result.candidates else float("inf")
@@ -734,7 +796,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
         if self.board.turn != color_of(self.sighted):
             return "not_your_turn", game_message(language, "sighted.not_your_turn")
         if self.clock.paused:
-            return "paused", game_message(language, "sighted.paused")
+            return "paused", game_message(language, self.laws.wording("sighted.paused"))
         if self._parse_sighted(text) is not None:
             return None
         written = text.strip()
@@ -797,7 +859,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
 
     def _cmd_no(self, command: Command, t: int, out: Outputs) -> None:
         match self.pending:
-            case PendingConfirm() | PendingChoice() | PendingRepeatOrMove():
+            case PendingConfirm() | PendingChoice() | PendingRepeatOrMove() | PendingPromotion():
                 self.pending = None
                 self._tell(out, t, "confirm.discarded")
             case PendingResign():
@@ -841,7 +903,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 # D.2.8: corrected before the opponent's clock started; nothing was made.
                 self.pending = None
                 self._tell(out, t, "correction.done")
-            case PendingConfirm() | PendingChoice() | PendingRepeatOrMove():
+            case PendingConfirm() | PendingChoice() | PendingRepeatOrMove() | PendingPromotion():
                 self.pending = None
                 self._tell(out, t, "confirm.discarded")
             case _ if self.sheet.entries and self.sheet.entries[-1].by == self.blind:
@@ -903,6 +965,8 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 self._tell(out, t, "help.resign")
             case PendingRepeatOrMove():
                 self._tell(out, t, "repeat_or_move.question")
+            case PendingPromotion():
+                self._tell(out, t, "promotion.question", **self._promotion_words())
             case _ if self.result is not None:
                 self._tell(out, t, "help.over", commands=words)
             case _ if self.board.turn != color_of(self.blind):

@@ -58,14 +58,7 @@ class ArbiterMixin(SessionBase):
                     self.clock.add_time(command.side, command.ms, t)
                 else:
                     self.clock.set_time(command.side, command.ms, t)
-                self._rearm_warnings(t)
-                self._say_all(
-                    out,
-                    t,
-                    "arbiter.time_set",
-                    side=command.side,
-                    ms=self.clock.remaining_ms(command.side, t),
-                )
+                self._time_changed(command.side, "arbiter.time_set", t, out)
             case "set_moves":
                 assert command.moves is not None
                 for side in (command.side,) if command.side else SIDES:
@@ -76,26 +69,37 @@ class ArbiterMixin(SessionBase):
                 self._retract(command.retraction, t, out)
             case "illegal_move":
                 assert command.side is not None
+                if command.kind not in self.laws.illegal_kinds:
+                    raise ArbiterError(
+                        f"under the FIDE Laws {self.laws.edition} '{command.kind}' is not an "
+                        "illegal move (7.4); give a penalty with 'penalty' if it deserves one"
+                    )
                 if command.retraction is not None:
                     self._retract(command.retraction, t, out)
                 self._illegal_move(command.side, t, out)
+            case "scoresheet_deduction":
+                assert command.side is not None and command.ms is not None
+                if command.side == self.blind and not self.laws.deduct_for_scoresheet_of_disabled:
+                    raise ArbiterError(
+                        f"under the FIDE Laws {self.laws.edition} no time is deducted from a "
+                        "player with a disability for not keeping score (8.1.6)"
+                    )
+                self.clock.add_time(command.side, -command.ms, t)
+                self._time_changed(command.side, "arbiter.scoresheet_deduction", t, out)
             case "wrong_claim":
                 assert command.side is not None
                 self.wrong_claims[command.side] += 1
-                self.clock.apply_penalty(other(command.side), t)
+                cost = self.laws.wrong_claim(self.control, self.clock.remaining_ms(command.side, t))
                 self._say_all(
-                    out,
-                    t,
-                    "arbiter.penalty",
-                    side=other(command.side),
-                    ms=self.control.penalty_ms,
+                    out, t, "arbiter.penalty", side=other(command.side), ms=cost.opponent_gets_ms
                 )
+                self._charge_wrong_claim(command.side, t, out)
             case "penalty":
                 assert command.side is not None
                 self.clock.apply_penalty(command.side, t)
                 self._rearm_warnings(t)
                 self._say_all(
-                    out, t, "arbiter.penalty", side=command.side, ms=self.control.penalty_ms
+                    out, t, "arbiter.penalty", side=command.side, ms=self.clock.penalty_ms
                 )
             case "increment":
                 assert command.ms is not None
@@ -110,13 +114,19 @@ class ArbiterMixin(SessionBase):
             case "approve_setup":
                 self._to_arbiter(out, t, "arbiter.setup_approved")
 
+    def _time_changed(self, side: Side, key: str, t: int, out: Outputs) -> None:
+        """The arbiter changed a display: warnings re-armed, both players told the new time."""
+        self._rearm_warnings(t)
+        self._say_all(out, t, key, side=side, ms=self.clock.remaining_ms(side, t))
+
     def _illegal_move(self, side: Side, t: int, out: Outputs) -> None:
-        """7.5.5: the first completed illegal move gives the opponent time, the second loses."""
+        """7.5.5: the first completed illegal move gives the opponent time, the second loses
+        (2001 7.4.b: the first two give time, the third loses; 2001 C.3: in blitz the first)."""
         self.illegal_moves[side] += 1
         opponent = other(side)
-        if self.illegal_moves[side] == 1:
+        if not self.laws.illegal_move_loses(self.control, self.illegal_moves[side]):
             self.clock.apply_penalty(opponent, t)
-            self._say_all(out, t, "arbiter.penalty", side=opponent, ms=self.control.penalty_ms)
+            self._say_all(out, t, "arbiter.penalty", side=opponent, ms=self.clock.penalty_ms)
             return
         if cannot_checkmate(self.board, color_of(opponent)):
             self._end(t, "1/2-1/2", "illegal_moves_draw", out, by=side)

@@ -17,7 +17,7 @@ import chess
 from voice import announcements as ann
 from voice.clock import Clock, other
 from voice.config import Settings
-from voice.dead_position import is_dead
+from voice.dead_position import cannot_checkmate, is_dead
 from voice.events import (
     Audience,
     ClockState,
@@ -30,6 +30,7 @@ from voice.events import (
     Side,
     to_seconds,
 )
+from voice.laws import EditionError, laws_for
 from voice.messages import message
 from voice.phrases import render_move
 from voice.scoresheet import Entry, Scoresheet
@@ -97,7 +98,22 @@ class PendingRepeatOrMove:
     spoken: str
 
 
-Pending = PendingConfirm | PendingChoice | PendingCorrection | PendingResign | PendingRepeatOrMove
+@dataclass(frozen=True)
+class PendingPromotion:
+    """2001 (F.2.1): a promotion said without its piece; the piece word picks the move."""
+
+    moves: tuple[chess.Move, ...]
+    spoken: str  # the move as said, without the piece
+
+
+Pending = (
+    PendingConfirm
+    | PendingChoice
+    | PendingCorrection
+    | PendingResign
+    | PendingRepeatOrMove
+    | PendingPromotion
+)
 
 
 @dataclass(frozen=True)
@@ -160,7 +176,12 @@ class SessionBase:
         self.start_fen = self.board.fen()
         control_text = setup.time_control or settings.clock.time_control
         self.control = parse_time_control(control_text, settings.clock.presets)
-        self.clock = Clock(self.control)
+        try:
+            # The edition is the one policy the rules consult where the Laws differ (voice.laws).
+            self.laws = laws_for(setup.laws or settings.rules.edition)
+        except EditionError as error:
+            raise ScriptError(str(error)) from None
+        self.clock = Clock(self.control, penalty_ms=self.laws.penalty_ms(self.control))
         window = _setup_value(extra, "correction_window", settings.session.correction_window)
         self.correction_ms = round(window * 1000)
         self.always_confirm = _setup_flag(extra, "always_confirm", settings.session.always_confirm)
@@ -173,6 +194,7 @@ class SessionBase:
         self.sheet = Scoresheet(
             start_fen=self.start_fen,
             time_control=self.control.text,
+            laws=self.laws.edition,
             headers={k: str(v) for k, v in extra.items() if k in _HEADER_KEYS},
         )
         self.now = 0
@@ -251,12 +273,31 @@ class SessionBase:
             self._end(t, "1/2-1/2", "stalemate", out)
         elif is_dead(board):
             self._end(t, "1/2-1/2", "dead_position", out)
+        elif not self.laws.automatic_draws:
+            return  # 2001: repetition and fifty moves only by claim (9.2, 9.3)
         elif board.is_fivefold_repetition():
             self._end(t, "1/2-1/2", "fivefold_repetition", out)
         elif board.is_seventyfive_moves():
             self._end(t, "1/2-1/2", "seventyfive_moves", out)
 
+    def _charge_wrong_claim(self, side: Side, t: int, out: Outputs) -> None:
+        """9.5.3: the opponent's extra time; 2001 9.5.b also takes time from the claimant."""
+        cost = self.laws.wrong_claim(self.control, self.clock.remaining_ms(side, t))
+        self.clock.add_time(other(side), cost.opponent_gets_ms, t)
+        if cost.claimant_left_ms != self.clock.remaining_ms(side, t):
+            self.clock.set_time(side, cost.claimant_left_ms, t)
+            self._say_all(out, t, "arbiter.time_set", side=side, ms=cost.claimant_left_ms)
+
     # -- game end -------------------------------------------------------------------------
+
+    def _flag_result(self, side: Side, t: int, out: Outputs) -> None:
+        """A flag that counts: lost, or drawn when the opponent cannot checkmate (6.9)."""
+        opponent = other(side)
+        self._say_all(out, t, "flag.fallen", side=side)
+        if cannot_checkmate(self.board, color_of(opponent)):
+            self._end(t, "1/2-1/2", "time_forfeit_draw", out)  # 6.9
+        else:
+            self._end(t, "1-0" if opponent == "white" else "0-1", "time_forfeit", out)
 
     def _end(
         self,
@@ -283,7 +324,7 @@ class SessionBase:
         language = language or self.language
         winners: dict[str, Side] = {"1-0": "white", "0-1": "black"}
         winner = winners.get(result.result)
-        reason = game_message(language, f"reason.{result.reason}")
+        reason = game_message(language, self.laws.wording(f"reason.{result.reason}"))
         if winner is None:
             return game_message(language, "result.draw", reason=reason)
         return game_message(
@@ -305,7 +346,7 @@ class SessionBase:
 
     def _tell(self, out: Outputs, t: int, key: str, **params: Any) -> None:
         """One sentence to the blind player."""
-        text = game_message(self.language, key, **self.command_words, **params)
+        text = game_message(self.language, self.laws.wording(key), **self.command_words, **params)
         self._emit(out, Say(t, text, "blind"))
 
     def _tell_text(self, out: Outputs, t: int, text: str) -> None:
@@ -316,7 +357,7 @@ class SessionBase:
         if side == self.blind:
             self._tell(out, t, key, **params)
         else:
-            text = game_message(self.opponent_language, key, **params)
+            text = game_message(self.opponent_language, self.laws.wording(key), **params)
             self._emit(out, Say(t, text, "sighted"))
 
     def _to_arbiter(self, out: Outputs, t: int, key: str, **params: Any) -> None:
@@ -342,13 +383,14 @@ class SessionBase:
             elif name == "count":
                 filled[name] = number_words(int(value), language)
             elif name == "penalty":
-                filled[name] = duration_words(self.control.penalty_ms, language)
+                ms = value if isinstance(value, int) else self.clock.penalty_ms
+                filled[name] = duration_words(ms, language)
             elif value is not None:
                 filled[name] = value
         if key == "result.announce":
             final = params["final"]
             return self._result_words(final, language)
-        return game_message(language, key, **filled)
+        return game_message(language, self.laws.wording(key), **filled)
 
     def _running(self) -> Side | None:
         if self.result is not None or self.clock.paused:

@@ -29,7 +29,6 @@ from voice.session_base import (
     color_of,
     game_message,
 )
-from voice.spoken_time import duration_words
 
 
 class DrawsMixin(SessionBase):
@@ -62,6 +61,8 @@ class DrawsMixin(SessionBase):
                     self._emit(out, Say(t, game_message(language, "draw.no_offer"), "sighted"))
             case "sighted:draw_claim":
                 self._claim(side, None, t, out)
+            case "sighted:flag_claim":
+                self._claim_flag(side, t, out)
             case "sighted:resign":
                 self._resign(side, t, out)
             case "sighted:arbiter":
@@ -137,12 +138,12 @@ class DrawsMixin(SessionBase):
             return
         # 9.5.3: an incorrect claim; the intended move must be made; the claim is an offer.
         self.wrong_claims[side] += 1
-        opponent = other(side)
-        penalty = duration_words(self.control.penalty_ms, self.language)
+        cost = self.laws.wrong_claim(self.control, self.clock.remaining_ms(side, t))
+        penalty = cost.opponent_gets_ms
         self.log.append(LogEntry(t, "wrong_claim", side, move.uci() if move else ""))
         if self.profile == "home":
-            self.clock.apply_penalty(opponent, t)
             self._say_all(out, t, "claim.wrong_penalised", by=side, penalty=penalty)
+            self._charge_wrong_claim(side, t, out)
         else:
             self._say_all(out, t, "claim.wrong_logged", by=side)
             self._to_arbiter(out, t, "arbiter.wrong_claim_logged", side=side, penalty=penalty)
@@ -159,11 +160,19 @@ class DrawsMixin(SessionBase):
 
     def _resign(self, side: Side, t: int, out: Outputs) -> None:
         winner = other(side)
-        if cannot_checkmate(self.board, color_of(winner)):
+        if self.laws.resignation_draw and cannot_checkmate(self.board, color_of(winner)):
             # 2023 (5.1.2 with 5.2.2): the opponent could not win, so the game is drawn.
             self._end(t, "1/2-1/2", "resignation_draw", out, by=side)
         else:
             self._end(t, "1-0" if winner == "white" else "0-1", "resignation", out, by=side)
+
+    def _claim_flag(self, claimant: Side, t: int, out: Outputs) -> None:
+        """2001 B.7: a win on time is claimed with the claimant's flag up and the other down.
+        Elsewhere the program calls every flag at once, so there is nothing left to claim."""
+        if not self.clock.is_down(other(claimant)) or self.clock.is_down(claimant):
+            self._tell_side(claimant, out, t, "flag.claim_not_down")
+            return
+        self._flag_result(other(claimant), t, out)
 
     def _call_arbiter(self, side: Side, t: int, out: Outputs) -> None:
         """6.11: a player may stop the clocks only to call the arbiter."""

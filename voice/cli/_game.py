@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, get_args
 
 from voice.app import App, Mode, Plan
+from voice.cli._laws import add_laws_argument
 from voice.config import Language, Settings
 
 LATEST = Path("<latest>")
@@ -44,6 +45,7 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
         choices=get_args(Language),
         help="the blind player's language: announcements and voice (default: [language] blind)",
     )
+    add_laws_argument(parser)
     parser.add_argument(
         "--fen", help="start from this position (FEN) instead of the initial position"
     )
@@ -105,6 +107,7 @@ def plan_from(args: argparse.Namespace, mode: Mode, settings: Settings, **extra:
         control=args.control,
         language=args.language,
         fen=args.fen,
+        laws=args.laws,
         **extra,
     )
 

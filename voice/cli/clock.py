@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any, get_args
 
+from voice.cli._laws import add_laws_argument
 from voice.clock_mode import ACTIONS, ClockSession
 from voice.config import ClockKeys, Language, Settings
 from voice.events import Ask, ClockState, InputEvent, KeyPress, OutputEvent, Say, Setup, Tick
@@ -43,6 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("home", "tournament"),
         help="tournament: no unsolicited information (no low-time warnings)",
     )
+    add_laws_argument(parser)
     parser.add_argument(
         "--language",
         choices=get_args(Language),
@@ -213,6 +215,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         time_control=args.control or settings.clock.time_control,
         profile=args.profile or settings.session.profile,
         language=args.language,
+        laws=args.laws,
     )
     try:
         session = ClockSession(setup, settings, start_ms=None)

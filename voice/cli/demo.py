@@ -25,6 +25,7 @@ from typing import Any
 
 import chess
 
+from voice.cli._laws import add_laws_argument
 from voice.config import Settings, override
 from voice.events import BlindSpeech, ClockState, MoveMade, OutputEvent, Say, Setup, SightedMove
 from voice.host import GameHost
@@ -58,6 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--control", default="300+3", metavar="TC", help="the demo's time control (default 300+3)"
     )
+    add_laws_argument(parser)
     parser.add_argument(
         "--no-audio",
         dest="audio",
@@ -101,6 +103,7 @@ class Demo:
             blind="white",
             time_control=args.control,
             language=self.language,
+            laws=args.laws,
             extra={"event": "voice-chess demo", "white": "Demo (blind)", "black": "Demo"},
         )
         self.session = GameSession(self.setup, self.settings)

@@ -305,6 +305,7 @@ class View(Message):
     me: Side | None = None
     legal: list[str] | None = None
     profile: str | None = None
+    laws: str | None = None  # the FIDE Laws edition (voice.laws)
     time_control: str | None = None
     pending: dict[str, Any] | None = None
     illegal_attempts: dict[Side, int] | None = None

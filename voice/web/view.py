@@ -88,6 +88,7 @@ class GameView:
             view["legal"] = self._legal(state)
         if role == "arbiter":
             view["profile"] = state["profile"]
+            view["laws"] = state["laws"]
             view["time_control"] = state["time_control"]
             view["pending"] = state["pending"]
             for key in ("illegal_attempts", "illegal_moves", "wrong_claims"):
@@ -150,6 +151,10 @@ class GameView:
 
     def _reason(self, result: dict[str, Any]) -> str:
         code = result["reason"]
+        worded = self.session.laws.wording(f"reason.{code}")
+        if worded != f"reason.{code}":  # the 2001 Laws say it their own way (voice.laws)
+            text = self._text(f"game.{worded}", code)
+            return text[:1].upper() + text[1:]
         return self._text(f"web.reason.{code}", self._text(f"reason.{code}", code))
 
     def _log_line(self, entry: dict[str, Any]) -> dict[str, Any]:

@@ -155,6 +155,7 @@
     state(message) {
       view = message.view;
       render(view);
+      document.getElementById("laws").textContent = t("web.arbiter.laws", { edition: view.laws });
       const waiting = VC.awaitingApproval(view);
       document.getElementById("pause").disabled =
         waiting || view.clock.paused || Boolean(view.result);
