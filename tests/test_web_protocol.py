@@ -15,9 +15,11 @@ from voice.web.protocol import (
     MODELS,
     AddTimeIn,
     MoveIn,
+    PauseIn,
     ProtocolError,
     RateLimiter,
     SetMovesIn,
+    nesting_depth,
     parse,
 )
 
@@ -61,6 +63,11 @@ def test_each_role_may_send_only_its_own_messages() -> None:
         '{"type": "move", "uci": "e7e8k", "ply": 1}',
         '{"type": "move", "uci": "e2e4", "ply": true}',
         '{"type": "resign", "confirmed": false}',
+        '{"type": {}}',
+        '{"type": ["move"]}',
+        "[" * 1000 + "]" * 1000,
+        '{"type": "pause", "reason": "\\ud800"}',
+        b"\xff",
     ],
 )
 def test_malformed_messages_are_refused_as_malformed(raw: str) -> None:
@@ -81,6 +88,14 @@ def test_arbiter_numbers_out_of_range_are_malformed() -> None:
 
 def test_a_message_over_the_size_limit_is_refused_before_it_is_decoded() -> None:
     assert refusal("[" * (MAX_MESSAGE_BYTES + 1)) == "too_large"
+    assert refusal("ä" * (MAX_MESSAGE_BYTES // 2 + 1)) == "too_large"  # bytes, not characters
+
+
+def test_nesting_is_measured_outside_strings_only() -> None:
+    assert nesting_depth('{"a": [[1]], "b": "[[[[[[[[[["}') == 3
+    assert nesting_depth('{"a": "\\"[[[["}') == 1
+    reason = parse('{"type": "pause", "reason": "[[[[[[[[ {{{{{{"}', "arbiter")
+    assert reason == PauseIn(type="pause", reason="[[[[[[[[ {{{{{{")
 
 
 def test_the_rate_limit_lets_a_burst_through_then_refills_with_time() -> None:

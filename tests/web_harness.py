@@ -6,6 +6,7 @@ listens on 127.0.0.1 with an ephemeral port.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import chess
+from websockets.sync.client import ClientConnection, connect
 
 from voice.config import Settings
 from voice.events import BlindSpeech, OutputEvent, Setup
@@ -65,3 +67,28 @@ def live_game(
         yield game
     finally:
         game.stop()
+
+
+# -- talking to a page's WebSocket as a page (or an attacker) would ----------------------------
+
+
+def snapshot(game: LiveGame) -> tuple[dict[str, Any], bytes]:
+    """The session's whole state and the journal's bytes: equal before and after means the
+    game is unchanged."""
+    return game.call(game.session.state), game.journal.path.read_bytes()
+
+
+def page_socket(game: LiveGame, page: str, key: str | None, **options: Any) -> ClientConnection:
+    query = "" if key is None else f"?key={key}"
+    return connect(f"{game.ws_base}/ws/{page}{query}", open_timeout=5, **options)
+
+
+def receive(ws: ClientConnection, timeout: float = 5) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
+    return message
+
+
+def receive_until(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    while (message := receive(ws))["type"] != kind:
+        pass
+    return message

@@ -4,6 +4,11 @@ Every batch of the core's outputs is answered by a fresh snapshot to every page 
 missed something, or reconnects, is never out of date) plus the notices meant for its audience.
 Each page has its own outgoing queue and sender task: a slow or vanished phone cannot hold up
 the game loop, and a page whose queue overflows is disconnected, not waited for.
+
+Each role has its own places (:class:`Slots`), so that spectators can never lock out the two
+pages the game needs: the opponent's board and the arbiter's panel always connect, the newest
+page taking over from the oldest when its role's places are taken (the older one is told why);
+spectators beyond their cap are refused with a sentence and try again later.
 """
 
 from __future__ import annotations
@@ -19,7 +24,6 @@ from starlette.websockets import WebSocket
 from voice.events import OutputEvent, Refused, Say
 from voice.web.pairing import Role
 from voice.web.protocol import (
-    FLOOD_LIMIT,
     ErrorCode,
     ErrorOut,
     Message,
@@ -38,6 +42,29 @@ QUEUE_LIMIT = 256
 SENDER_GRACE = 2.0
 """Seconds a departing page's queue may take to drain before its sender is cancelled."""
 
+CLOSE_REPLACED = 4001
+"""Close code for a page another page of the same role took over from (it does not retry)."""
+CLOSE_FULL = 4002
+"""Close code for a spectator refused for want of a place (it tries again later)."""
+CLOSE_TOO_SLOW = 1013
+"""Close code for a page that did not read what it was sent (it reconnects and resyncs)."""
+
+
+@dataclass(frozen=True)
+class Slots:
+    """Open pages per role: the newest opponent or arbiter page takes over from the oldest;
+    a spectator beyond its cap is refused."""
+
+    opponent: int = 1
+    arbiter: int = 4
+    spectator: int = 32
+
+    def of(self, role: Role) -> int:
+        return {"opponent": self.opponent, "arbiter": self.arbiter, "spectator": self.spectator}[
+            role
+        ]
+
+
 ViewBuilder = Callable[[Role], View]
 
 
@@ -47,8 +74,9 @@ class Client:
 
     websocket: WebSocket
     role: Role
+    order: int = 0  # when it joined: the oldest page of a role is the one taken over from
     limiter: RateLimiter = field(default_factory=RateLimiter)
-    refusals_in_a_row: int = 0
+    throttled: bool = False  # told "rate_limited" since the last message let through
     queue: asyncio.Queue[str | int | None] = field(  # text, a close code, or "stop"
         default_factory=lambda: asyncio.Queue(maxsize=QUEUE_LIMIT)
     )
@@ -62,15 +90,22 @@ class Client:
         try:
             self.queue.put_nowait(message.model_dump_json(exclude_none=True))
         except asyncio.QueueFull:
-            self.close(1008)
+            self.close(CLOSE_TOO_SLOW)
 
     def refused(self, code: ErrorCode, text: str) -> None:
-        """Answer a message that changed nothing; a page that floods us is closed."""
-        self.refusals_in_a_row += 1
-        if self.refusals_in_a_row >= FLOOD_LIMIT:
-            self.close(1008)
-            return
+        """Answer a message that changed nothing; the page stays connected."""
         self.put(ErrorOut(code=code, message=text))
+
+    def admit(self, text: str) -> bool:
+        """Whether the rate limit lets this message through. A flood is answered once per run
+        (``text``) and then dropped unanswered, so the replies cannot outgrow the rate."""
+        if self.limiter.allow():
+            self.throttled = False
+            return True
+        if not self.throttled:
+            self.throttled = True
+            self.refused("rate_limited", text)
+        return False
 
     def close(self, code: int) -> None:
         """Close after what is already queued (the page learns why it was cut off)."""
@@ -118,16 +153,38 @@ class Hub:
     """All open pages; :meth:`publish` is the game host's output subscriber."""
 
     def __init__(
-        self, view: ViewBuilder, sighted_side: str, display: Callable[[Say], str] | None = None
+        self,
+        view: ViewBuilder,
+        sighted_side: str,
+        display: Callable[[Say], str] | None = None,
+        slots: Slots | None = None,
     ) -> None:
         self._view = view
         self._sighted = sighted_side
         # How a spoken sentence reads on a page (the session writes it for the voice).
         self._display = display or (lambda say: say.text)
+        self.slots = slots or Slots()
         self.clients: set[Client] = set()
+        self._joined = 0
 
-    def join(self, websocket: WebSocket, role: Role) -> Client:
-        client = Client(websocket, role)
+    def pages(self, role: Role) -> list[Client]:
+        """The open pages of ``role``, oldest first."""
+        return sorted((c for c in self.clients if c.role == role), key=lambda c: c.order)
+
+    def has_room(self, role: Role) -> bool:
+        """Opponent and arbiter pages always get in (taking over); spectators while there is a
+        place."""
+        return role != "spectator" or len(self.pages(role)) < self.slots.of(role)
+
+    def join(self, websocket: WebSocket, role: Role, replaced: str = "") -> Client:
+        """A new page of ``role``; the oldest pages beyond the role's places get ``replaced``
+        (the sentence telling them another page took over) and are closed."""
+        for older in self.pages(role)[: max(0, len(self.pages(role)) + 1 - self.slots.of(role))]:
+            self.clients.discard(older)
+            older.put(ErrorOut(code="replaced", message=replaced))
+            older.close(CLOSE_REPLACED)
+        self._joined += 1
+        client = Client(websocket, role, order=self._joined)
         client.sender = asyncio.get_running_loop().create_task(client.pump())
         self.clients.add(client)
         self.send_state(client)

@@ -1,9 +1,12 @@
 """Every WebSocket message in and out, as a schema; size and rate limits.
 
 A page is a program we did not write the last version of: anything it sends is checked here
-before it can become an input event. A message that is not valid JSON, is larger than
-:data:`MAX_MESSAGE_BYTES`, names an unknown type, carries a field of the wrong type, or comes
-faster than the rate limit allows gets an ``error`` reply and changes nothing.
+before it can become an input event. A message that is not valid UTF-8 JSON, is larger than
+:data:`MAX_MESSAGE_BYTES`, nests deeper than :data:`MAX_DEPTH`, names an unknown type (or a
+``type`` that is no string), carries a field of the wrong type, or comes faster than the rate
+limit allows gets an ``error`` reply, changes nothing and leaves the page connected: the sighted
+player's board must not go dark because of one bad frame (FIDE D.2: the opponent's board is
+how the blind player's moves reach the game).
 """
 
 from __future__ import annotations
@@ -17,14 +20,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from voice.web.pairing import Role
 
 MAX_MESSAGE_BYTES = 2048
-"""Larger than any valid message; the transport itself drops frames above WS_MAX_BYTES."""
-WS_MAX_BYTES = 16 * 1024
+"""Larger than any valid message: bigger ones are answered ``too_large`` without decoding."""
+WS_MAX_BYTES = 1024 * 1024
+"""The transport's own limit per frame: up to here a page gets ``too_large`` and stays
+connected; a frame beyond it is not even read, and only that page is closed (code 1009)."""
+MAX_DEPTH = 4
+"""Brackets nested at most; every valid message is one flat object. Checked before parsing, so
+``[[[[…`` never reaches the recursive JSON parser."""
 
 RATE_PER_SECOND = 10.0
 """Sustained messages per second and connection; a person clicking never comes near it."""
 RATE_BURST = 30
-FLOOD_LIMIT = 200
-"""Refused messages in a row after which the connection is closed (the game goes on)."""
 
 Side = Literal["white", "black"]
 UciMove = Annotated[str, Field(pattern=r"^[a-h][1-8][a-h][1-8][qrbn]?$")]
@@ -32,9 +38,11 @@ Reason = Annotated[str, Field(max_length=200)]
 Seconds = Annotated[float, Field(ge=-36_000, le=36_000, allow_inf_nan=False)]
 
 ErrorCode = Literal[
-    "malformed",  # not JSON, unknown type, wrong fields
+    "malformed",  # not JSON, unknown type, wrong fields, too deep
     "too_large",
     "rate_limited",
+    "replaced",  # the opponent's board was opened elsewhere: that page took over
+    "full",  # no spectator place is free; the page tries again later
     "not_allowed",  # this page's role may not send this message
     "stale",  # the page acted on a position that is no longer the current one
     "not_your_turn",
@@ -330,19 +338,60 @@ class ProtocolError(ValueError):
         self.code: ErrorCode = code
 
 
-def parse(raw: str | bytes, role: Role) -> Message:
-    """Validate one incoming frame for ``role``; raise :class:`ProtocolError` if refused."""
-    if len(raw) > MAX_MESSAGE_BYTES:  # cheap check before decoding anything
+def nesting_depth(text: str) -> int:
+    """How deeply ``[`` and ``{`` nest in a JSON text, brackets inside strings not counted."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def decode(raw: str | bytes) -> dict[str, Any]:
+    """One frame as a JSON object, its size and depth bounded before the parser sees it.
+
+    Text that cannot be written back as UTF-8 (a lone surrogate such as ``"\\ud800"``) is
+    refused too: it would otherwise reach the journal, which is UTF-8.
+    """
+    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:  # before decoding anything
         raise ProtocolError("too_large")
     try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+    except UnicodeDecodeError:
+        raise ProtocolError("malformed", "not UTF-8") from None
+    if nesting_depth(text) > MAX_DEPTH:
+        raise ProtocolError("malformed", "nested too deeply")
+    try:
+        data = json.loads(text)
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except (ValueError, UnicodeError, RecursionError):
         raise ProtocolError("malformed", "not JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("malformed", "not a JSON object")
-    model = MODELS.get(data.get("type"))  # type: ignore[arg-type]
+    return data
+
+
+def parse(raw: str | bytes, role: Role) -> Message:
+    """Validate one incoming frame for ``role``; raise :class:`ProtocolError` if refused."""
+    data = decode(raw)
+    kind = data.get("type")
+    model = MODELS.get(kind) if isinstance(kind, str) else None
     if model is None:
-        raise ProtocolError("malformed", f"unknown message type {data.get('type')!r}")
+        raise ProtocolError("malformed", "unknown message type")
     if model not in ALLOWED[role]:
         raise ProtocolError("not_allowed", f"{role} may not send {data['type']!r}")
     try:

@@ -39,7 +39,8 @@ from voice.config import Settings
 from voice.host import GameHost
 from voice.messages import FALLBACK, catalogue, display_text, languages, message
 from voice.web import inputs
-from voice.web.hub import Client, Hub
+from voice.web.hub import CLOSE_FULL, Client, Hub
+from voice.web.logs import route_server_logs
 from voice.web.pairing import PAGE_OF_ROLE, ROLE_OF_PAGE, Role, Secrets
 from voice.web.protocol import (
     WS_MAX_BYTES,
@@ -56,8 +57,6 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
 ASSETS = {"style.css", "common.js", "play.js", "arbiter.js", "watch.js"}
 RIGHT_TO_LEFT = {"ar", "fa", "he"}
-MAX_PAGES = 64
-"""Open WebSockets at most: a table, a few spectators, never hundreds."""
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
@@ -203,13 +202,18 @@ def create_app(
             role is not None
             and origin_allowed(websocket)
             and secrets.allows(role, websocket.query_params.get("key"))
-            and len(hub.clients) < MAX_PAGES
         )
         if role is None or not allowed:
             await websocket.close(code=1008)  # before accept: the client gets HTTP 403
             return
         await websocket.accept()
-        client = hub.join(websocket, role)
+        if not hub.has_room(role):  # a spectator too many: told why, it tries again later
+            await websocket.send_text(
+                ErrorOut(code="full", message=text("error.full")).model_dump_json()
+            )
+            await websocket.close(code=CLOSE_FULL)
+            return
+        client = hub.join(websocket, role, replaced=text("error.replaced"))
         try:
             while not client.closing:
                 frame = await websocket.receive()
@@ -223,26 +227,26 @@ def create_app(
             await hub.leave(client)
 
     async def _handle(client: Client, raw: str | bytes) -> None:
-        if not client.limiter.allow():
-            client.refused("rate_limited", text("error.rate_limited"))
+        if not client.admit(text("error.rate_limited")):
             return
         try:
             incoming = parse(raw, client.role)
             if isinstance(incoming, SyncIn):
-                client.refusals_in_a_row = 0
                 hub.send_state(client)
                 return
             if isinstance(incoming, ApproveSetupIn):
                 # The program records the approval and starts the game; every page then gets
                 # the new state. A second approval changes nothing.
                 game.approve_setup()
-                client.refusals_in_a_row = 0
                 return
             make = inputs.to_event(incoming, game)
         except ProtocolError as error:
             client.refused(error.code, text(f"error.{error.code}"))
             return
-        client.refusals_in_a_row = 0
+        except Exception:  # a check we did not foresee: refuse the message, keep the page
+            log.exception("a message from the %s's page could not be read", client.role)
+            client.refused("malformed", text("error.malformed"))
+            return
         try:
             await host.submit(make)
         except Exception:  # a bug behind the page must not cut the page off: say so, log it
@@ -302,6 +306,7 @@ class WebServer:
     port: int = 0
     journal_path: Path | None = None
     approval: SetupApproval | None = None
+    log_path: Path | None = None  # None: web.log in the data folder (voice.web.logs)
 
     def __post_init__(self) -> None:
         self._server: uvicorn.Server | None = None
@@ -331,8 +336,10 @@ class WebServer:
             allowed_hosts=sorted(names - WILDCARDS),
             approval=self.approval,
         )
+        route_server_logs(self.log_path)
         config = uvicorn.Config(
             self.app,
+            log_config=None,  # uvicorn's own set-up would print to the terminal
             log_level="warning",
             access_log=False,  # the URLs carry secrets
             lifespan="off",
