@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
@@ -13,7 +14,14 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from voice.bench.chromium import start_chromium
 
-__all__ = ["chromium", "square", "start_chromium", "wait_connected", "wait_for_ply"]
+__all__ = [
+    "chromium",
+    "driver",
+    "square",
+    "start_chromium",
+    "wait_connected",
+    "wait_for_ply",
+]
 
 
 @contextmanager
@@ -24,6 +32,13 @@ def chromium(profile: Path) -> Iterator[webdriver.Chrome]:
         yield driver
     finally:
         driver.quit()
+
+
+@pytest.fixture(scope="module")
+def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
+    """One headless Chromium for a test module (import this fixture into the module)."""
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as started:
+        yield started
 
 
 def square(driver: webdriver.Chrome, name: str) -> WebElement:

@@ -8,36 +8,21 @@ host delivers to its subscribers (the speech adapter is one of them).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser import square, start_chromium, wait_connected, wait_for_ply
+from browser import driver, square, wait_connected, wait_for_ply
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
-from web_harness import LiveGame, live_game
+from web_harness import LiveGame, game, live_game
 
 from voice.config import Settings, override
 from voice.events import ArbiterAction, MoveMade, Result, Say, SightedMove
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
-    chromium = start_chromium(tmp_path_factory.mktemp("chromium-profile"))
-    try:
-        yield chromium
-    finally:
-        chromium.quit()
-
-
-@pytest.fixture
-def game(settings: Settings, tmp_path: Path) -> Iterator[LiveGame]:
-    with live_game(settings, tmp_path) as running:
-        yield running
+__all__ = ["driver", "game"]  # the shared fixtures this module uses
 
 
 def wait_until(condition: object, timeout: float = 10) -> None:

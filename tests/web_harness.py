@@ -14,12 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import chess
+import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from voice.config import Settings
-from voice.events import BlindSpeech, OutputEvent, Setup
+from voice.events import BlindSpeech, OutputEvent, Setup, SightedMove
 from voice.phrases import render_move
 from voice.web.background import BackgroundGame
+from voice.web.server import WebServer
 
 
 class LiveGame(BackgroundGame):
@@ -50,8 +52,32 @@ class LiveGame(BackgroundGame):
         board = chess.Board(self.state_fen())
         return self.blind_says(render_move(board, chess.Move.from_uci(uci), self.session.vocab))
 
+    def play_moves(self, *ucis: str) -> None:
+        """Moves in turn: the blind side's said in Appendix D words, the sighted side's as its
+        board sends them."""
+        for uci in ucis:
+            if chess.Board(self.state_fen()).turn == (self.setup.blind == "white"):
+                self.blind_plays(uci)
+            else:
+                self.submit(lambda t, move=uci: SightedMove(t, move))
+
     def state_fen(self) -> str:
         return str(self.state()["fen"])
+
+    def stop_serving(self) -> None:
+        """The web server goes away (as when the network drops); the game and clocks go on."""
+        self.run(self.server.stop())
+
+    def serve_again(self) -> None:
+        """A new server for the same game on the same port and keys: open pages reconnect."""
+        self.server = WebServer(
+            self.host,
+            self.settings,
+            self.secrets,
+            port=self.server.port,
+            journal_path=self.journal.path,
+        )
+        self.run(self.server.start())
 
 
 @contextmanager
@@ -67,6 +93,13 @@ def live_game(
         yield game
     finally:
         game.stop()
+
+
+@pytest.fixture
+def game(settings: Settings, tmp_path: Path) -> Iterator[LiveGame]:
+    """A started game in its initial position (import this fixture into a test module)."""
+    with live_game(settings, tmp_path) as running:
+        yield running
 
 
 # -- talking to a page's WebSocket as a page (or an attacker) would ----------------------------

@@ -8,7 +8,7 @@ from typing import Any, get_args
 
 from voice.app import App, Mode, Plan
 from voice.cli._laws import add_laws_argument
-from voice.config import Language, Settings
+from voice.config import Language, Settings, override
 
 LATEST = Path("<latest>")
 """``--resume`` without a file: the most recent journal."""
@@ -46,6 +46,12 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
         help="the blind player's language: announcements and voice (default: [language] blind)",
     )
     add_laws_argument(parser)
+    parser.add_argument(
+        "--opponent-language",
+        choices=get_args(Language),
+        help="the language of the sighted opponent's web page and of what the opponent is told "
+        "(default: [language] opponent; the page also has a chooser)",
+    )
     parser.add_argument(
         "--fen", help="start from this position (FEN) instead of the initial position"
     )
@@ -110,6 +116,13 @@ def plan_from(args: argparse.Namespace, mode: Mode, settings: Settings, **extra:
         laws=args.laws,
         **extra,
     )
+
+
+def with_options(args: argparse.Namespace, settings: Settings) -> Settings:
+    """The settings with what the command line overrides (``--opponent-language``)."""
+    if getattr(args, "opponent_language", None):
+        return override(settings, language={"opponent": args.opponent_language})
+    return settings
 
 
 def run_game(plan: Plan, settings: Settings) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from voice.cli._game import add_game_arguments, plan_from, run_game
+from voice.cli._game import add_game_arguments, plan_from, run_game, with_options
 from voice.config import Settings
 
 NAME = "play"
@@ -37,5 +37,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    settings = with_options(args, settings)
     plan = plan_from(args, "play", settings, opponent=args.opponent, level=args.level)
     return run_game(plan, settings)

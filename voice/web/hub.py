@@ -65,7 +65,8 @@ class Slots:
         ]
 
 
-ViewBuilder = Callable[[Role], View]
+ViewBuilder = Callable[[Role, str], View]
+"""The state for a role's page, its texts in the page's language."""
 
 
 @dataclass(eq=False)
@@ -74,6 +75,7 @@ class Client:
 
     websocket: WebSocket
     role: Role
+    language: str = ""  # the page's language ("": the opponent's language of the game)
     order: int = 0  # when it joined: the oldest page of a role is the one taken over from
     limiter: RateLimiter = field(default_factory=RateLimiter)
     throttled: bool = False  # told "rate_limited" since the last message let through
@@ -176,7 +178,9 @@ class Hub:
         place."""
         return role != "spectator" or len(self.pages(role)) < self.slots.of(role)
 
-    def join(self, websocket: WebSocket, role: Role, replaced: str = "") -> Client:
+    def join(
+        self, websocket: WebSocket, role: Role, replaced: str = "", language: str = ""
+    ) -> Client:
         """A new page of ``role``; the oldest pages beyond the role's places get ``replaced``
         (the sentence telling them another page took over) and are closed."""
         for older in self.pages(role)[: max(0, len(self.pages(role)) + 1 - self.slots.of(role))]:
@@ -184,7 +188,7 @@ class Hub:
             older.put(ErrorOut(code="replaced", message=replaced))
             older.close(CLOSE_REPLACED)
         self._joined += 1
-        client = Client(websocket, role, order=self._joined)
+        client = Client(websocket, role, language=language, order=self._joined)
         client.sender = asyncio.get_running_loop().create_task(client.pump())
         self.clients.add(client)
         self.send_state(client)
@@ -201,19 +205,20 @@ class Hub:
                 client.sender.cancel()
 
     def send_state(self, client: Client) -> None:
-        client.put(StateOut(view=self._view(client.role)))
+        client.put(StateOut(view=self._view(client.role, client.language)))
 
     def publish(self, outputs: Sequence[OutputEvent]) -> None:
         """Notices to their audiences, then the new state to everybody."""
         notices = list(self._notices(outputs))
-        views: dict[Role, View] = {}
+        views: dict[tuple[Role, str], View] = {}
         for client in list(self.clients):
             for roles, notice in notices:
                 if client.role in roles:
                     client.put(notice)
-            if client.role not in views:
-                views[client.role] = self._view(client.role)
-            client.put(StateOut(view=views[client.role]))
+            key = (client.role, client.language)
+            if key not in views:
+                views[key] = self._view(*key)
+            client.put(StateOut(view=views[key]))
 
     def _notices(
         self, outputs: Sequence[OutputEvent]

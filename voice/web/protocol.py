@@ -273,6 +273,18 @@ class ResultView(Message):
     text: str  # the reason in the page's language
 
 
+class PendingView(Message):
+    """The blind player's move that is said but not made yet (D.2.5: the opponent sees what is
+    announced): during the correction window, asked back, or a choice between moves."""
+
+    kind: Literal["correction", "confirm", "choose"]
+    by: Side
+    spoken: str  # the words heard, as the blind player said them
+    san: list[str]  # the move (or the moves to choose from) as a chess player writes it
+    squares: list[str]  # its departure and arrival squares, to mark on the board (one move)
+    text: str  # the whole line in the page's language
+
+
 class LogLine(Message):
     t_ms: int
     kind: str
@@ -293,8 +305,9 @@ class ApprovalView(Message):
 
 class View(Message):
     """Everything one page draws. The opponent also gets ``me`` and ``legal`` (its legal moves,
-    empty when it cannot move now); the arbiter also gets the counts, the log and what the
-    session is waiting for from the blind player. Fields a role does not get are left out.
+    empty when it cannot move now, with ``legal_san``); the opponent and the arbiter get the
+    blind player's ``pending`` move; the arbiter also gets the counts and the log. Fields a
+    role does not get are left out.
     ``approval`` is there on a tournament board that started with the arbiter's approval."""
 
     role: Role
@@ -310,12 +323,15 @@ class View(Message):
     draw_offer: Side | None
     result: ResultView | None
     large_text: bool
+    language: str = "de"  # the page's language: what its texts from the server are written in
+    check: str | None = None  # the square of the king in check, to highlight
+    pending: PendingView | None = None
     me: Side | None = None
     legal: list[str] | None = None
+    legal_san: dict[str, str] | None = None  # each legal move as a chess player writes it
     profile: str | None = None
     laws: str | None = None  # the FIDE Laws edition (voice.laws)
     time_control: str | None = None
-    pending: dict[str, Any] | None = None
     illegal_attempts: dict[Side, int] | None = None
     illegal_moves: dict[Side, int] | None = None
     wrong_claims: dict[Side, int] | None = None

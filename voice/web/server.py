@@ -18,7 +18,7 @@ import json
 import logging
 import re
 import socket
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -99,15 +99,33 @@ def direction(language: str) -> str:
     return "rtl" if language in RIGHT_TO_LEFT else "ltr"
 
 
+def language_options(language: str) -> str:
+    """The page's language chooser: each language named in its own words, ``language`` chosen."""
+    options = []
+    for code in languages():
+        name = html.escape(display_text(message(code, "web.language.name"), code))
+        chosen = " selected" if code == language else ""
+        options.append(f'<option value="{code}" lang="{code}"{chosen}>{name}</option>')
+    return "".join(options)
+
+
+def chosen_language(query: Mapping[str, str], default: str) -> str:
+    """The language a page asked for (``?lang=en``, chosen on the page), or ``default``."""
+    wanted = query.get("lang", "")
+    return wanted if wanted in languages() else default
+
+
 def render_page(name: str, language: str) -> str:
     """Fill a page template: ``{{include:file}}`` with a shared part, ``{{t:key}}`` with escaped
-    catalogue text, ``{{I18N}}`` with the page's catalogue as JSON (for texts made on the page)."""
+    catalogue text, ``{{I18N}}`` with the page's catalogue as JSON (for texts made on the page),
+    ``{{LANGUAGES}}`` with the language chooser's options."""
     texts = page_texts(language)
     data = json.dumps(texts, ensure_ascii=False).replace("<", "\\u003c")
     page = re.sub(r"\{\{include:([\w.]+)\}\}", lambda m: _template(m.group(1)), _template(name))
     page = re.sub(r"\{\{t:([\w.]+)\}\}", lambda m: html.escape(texts[m.group(1)]), page)
     page = page.replace("{{LANG}}", language)
     page = page.replace("{{DIR}}", direction(language))
+    page = page.replace("{{LANGUAGES}}", language_options(language))
     return page.replace("{{I18N}}", data)
 
 
@@ -156,8 +174,8 @@ def create_app(
     hub = Hub(game.view_for, game.sighted, game.notice_text)
     host.subscribe(hub.publish)
 
-    def text(key: str, **params: object) -> str:
-        return display_text(message(language, f"web.{key}", **params), language)
+    def text(key: str, in_language: str = language, **params: object) -> str:
+        return display_text(message(in_language, f"web.{key}", **params), in_language)
 
     def forbidden() -> Response:
         return PlainTextResponse(text("error.forbidden"), status_code=403)
@@ -166,7 +184,8 @@ def create_app(
         async def endpoint(request: Request) -> Response:
             if not secrets.allows(role, request.query_params.get("key")):
                 return forbidden()
-            page = render_page(f"{PAGE_OF_ROLE[role]}.html", language)
+            shown = chosen_language(request.query_params, language)
+            page = render_page(f"{PAGE_OF_ROLE[role]}.html", shown)
             return Response(page, media_type="text/html; charset=utf-8")
 
         return endpoint
@@ -207,13 +226,13 @@ def create_app(
             await websocket.close(code=1008)  # before accept: the client gets HTTP 403
             return
         await websocket.accept()
+        shown = chosen_language(websocket.query_params, language)
         if not hub.has_room(role):  # a spectator too many: told why, it tries again later
-            await websocket.send_text(
-                ErrorOut(code="full", message=text("error.full")).model_dump_json()
-            )
+            refusal = ErrorOut(code="full", message=text("error.full", shown))
+            await websocket.send_text(refusal.model_dump_json())
             await websocket.close(code=CLOSE_FULL)
             return
-        client = hub.join(websocket, role, replaced=text("error.replaced"))
+        client = hub.join(websocket, role, text("error.replaced", shown), shown)
         try:
             while not client.closing:
                 frame = await websocket.receive()
@@ -227,7 +246,7 @@ def create_app(
             await hub.leave(client)
 
     async def _handle(client: Client, raw: str | bytes) -> None:
-        if not client.admit(text("error.rate_limited")):
+        if not client.admit(text("error.rate_limited", client.language)):
             return
         try:
             incoming = parse(raw, client.role)
@@ -241,17 +260,17 @@ def create_app(
                 return
             make = inputs.to_event(incoming, game)
         except ProtocolError as error:
-            client.refused(error.code, text(f"error.{error.code}"))
+            client.refused(error.code, text(f"error.{error.code}", client.language))
             return
         except Exception:  # a check we did not foresee: refuse the message, keep the page
             log.exception("a message from the %s's page could not be read", client.role)
-            client.refused("malformed", text("error.malformed"))
+            client.refused("malformed", text("error.malformed", client.language))
             return
         try:
             await host.submit(make)
         except Exception:  # a bug behind the page must not cut the page off: say so, log it
             log.exception("the game could not handle a message from the %s's page", client.role)
-            client.put(ErrorOut(code="refused", message=text("error.refused")))
+            client.put(ErrorOut(code="refused", message=text("error.refused", client.language)))
 
     routes = [
         *(Route(f"/{PAGE_OF_ROLE[role]}", role_page(role)) for role in PAGE_OF_ROLE),

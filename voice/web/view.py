@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import chess
+
 from voice.approval import SetupApproval
 from voice.clock_mode import describe_control
 from voice.config import Settings
@@ -23,7 +25,7 @@ from voice.host import GameHost
 from voice.messages import RIGHT_TO_LEFT, display_text, isolate_latin, message
 from voice.session import GameSession, side_of
 from voice.web.pairing import Role
-from voice.web.protocol import MoveIn, ProtocolError, View
+from voice.web.protocol import MoveIn, PendingView, ProtocolError, View
 
 SIDES: tuple[Side, Side] = ("white", "black")
 
@@ -50,7 +52,9 @@ class GameView:
 
     # -- snapshots ------------------------------------------------------------------------
 
-    def view_for(self, role: Role) -> View:
+    def view_for(self, role: Role, language: str | None = None) -> View:
+        """What ``role``'s page draws, its texts in ``language`` (default: the opponent's)."""
+        language = language or self.language
         state = self.session.state()
         now = self.host.now_ms()
         clock = self.session.clock
@@ -80,31 +84,65 @@ class GameView:
                 "delay_ms": self._delay_left(running, now),
             },
             "draw_offer": state["draw_offer"]["by"] if state["draw_offer"] else None,
-            "result": None if result is None else {**result, "text": self._reason(result)},
+            "result": None
+            if result is None
+            else {**result, "text": self._reason(result, language)},
             "large_text": self.settings.web.large_text_moves,
+            "language": language,
+            "check": self._check_square(),
         }
+        if role in ("opponent", "arbiter") and state["pending"]:
+            view["pending"] = self._pending(state["pending"], language)
         if role == "opponent":
             view["me"] = self.sighted
             view["legal"] = self._legal(state)
+            view["legal_san"] = {uci: self._san(uci) for uci in view["legal"]}
         if role == "arbiter":
             view["profile"] = state["profile"]
             view["laws"] = state["laws"]
             view["time_control"] = state["time_control"]
-            view["pending"] = state["pending"]
             for key in ("illegal_attempts", "illegal_moves", "wrong_claims"):
                 view[key] = state[key]
-            view["log"] = [self._log_line(entry) for entry in state["log"]]
+            view["log"] = [self._log_line(entry, language) for entry in state["log"]]
         if self.approval is not None:
-            view["approval"] = self._approval_view(self.approval)
+            view["approval"] = self._approval_view(self.approval, language)
         return View.model_validate(view)
 
-    def _approval_view(self, approval: SetupApproval) -> dict[str, Any]:
+    def _san(self, uci: str) -> str:
+        return self.session.board.san(chess.Move.from_uci(uci))
+
+    def _check_square(self) -> str | None:
+        """Where the king in check stands (the board marks it, as a sighted player sees it)."""
+        board = self.session.board
+        king = board.king(board.turn) if board.is_check() else None
+        return None if king is None else chess.square_name(king)
+
+    def _pending(self, pending: dict[str, Any], language: str) -> PendingView | None:
+        """The blind player's said, not yet made move as a line of the page's language
+        ("Schwarz sagt: Springer Felix drei (Sf3) — wird bestätigt")."""
+        kind = pending["kind"]
+        if kind not in ("correction", "confirm", "choose"):
+            return None  # a question about resigning: no move to show
+        moves = pending["moves"] if kind == "choose" else [pending["move"]]
+        spoken = pending["spoken"]
+        words = " / ".join(spoken) if isinstance(spoken, list) else str(spoken)
+        san = [self._san(uci) for uci in moves]
+        side = self._text(f"web.side.{self.blind}", self.blind, language)
+        text = self._text(
+            f"web.pending.{kind}", words, language, side=side, words=words, san=", ".join(san)
+        )
+        squares = [moves[0][:2], moves[0][2:4]] if len(moves) == 1 else []
+        return PendingView(
+            kind=kind, by=self.blind, spoken=words, san=san, squares=squares, text=text
+        )
+
+    def _approval_view(self, approval: SetupApproval, language: str) -> dict[str, Any]:
         """The set-up in words of the page's language (as it reads, without speech marks)."""
-        control = display_text(describe_control(approval.control, self.language), self.language)
+        control = display_text(describe_control(approval.control, language), language)
         return {
             "approved": approval.approved,
             "via": approval.via,
-            "control": isolate_latin(control) if self.language in RIGHT_TO_LEFT else control,
+            "control": isolate_latin(control) if language in RIGHT_TO_LEFT else control,
             "blind": approval.blind,
             "ranks": list(approval.rank_words),
             "files": list(approval.file_words),
@@ -133,13 +171,13 @@ class GameView:
             return []
         return [move.uci() for move in self.session.board.legal_moves]
 
-    def _text(self, key: str, fallback: str, **params: Any) -> str:
+    def _text(self, key: str, fallback: str, language: str, **params: Any) -> str:
         try:
-            text = message(self.language, key, **params)
+            text = message(language, key, **params)
         except KeyError:
             return fallback
-        text = display_text(text, self.language)
-        return isolate_latin(text) if self.language in RIGHT_TO_LEFT else text
+        text = display_text(text, language)
+        return isolate_latin(text) if language in RIGHT_TO_LEFT else text
 
     def notice_text(self, say: Say) -> str:
         """A sentence of the session as a page shows it: in the language it was written in
@@ -149,25 +187,28 @@ class GameView:
         text = display_text(say.text, language)
         return isolate_latin(text) if language in RIGHT_TO_LEFT else text
 
-    def _reason(self, result: dict[str, Any]) -> str:
+    def _reason(self, result: dict[str, Any], language: str) -> str:
         code = result["reason"]
         worded = self.session.laws.wording(f"reason.{code}")
         if worded != f"reason.{code}":  # the 2001 Laws say it their own way (voice.laws)
-            text = self._text(f"game.{worded}", code)
+            text = self._text(f"game.{worded}", code, language)
             return text[:1].upper() + text[1:]
-        return self._text(f"web.reason.{code}", self._text(f"reason.{code}", code))
+        return self._text(
+            f"web.reason.{code}", self._text(f"reason.{code}", code, language), language
+        )
 
-    def _log_line(self, entry: dict[str, Any]) -> dict[str, Any]:
+    def _log_line(self, entry: dict[str, Any], language: str) -> dict[str, Any]:
         """One log entry as a sentence for the arbiter, with its game time."""
         kind = entry["kind"]
         side = entry.get("side")
-        parts = [self._text(f"web.log.{kind}", kind)]
+        parts = [self._text(f"web.log.{kind}", kind, language)]
         if side:
-            parts.append(self._text(f"web.side.{side}", side))
+            parts.append(self._text(f"web.side.{side}", side, language))
         params = {k: v for k, v in entry.get("params", {}).items() if k != "reason"}
         parts += [f"{k}={v}" for k, v in params.items() if k != "side"]
         if entry.get("detail"):
-            parts.append(self._text("web.log.quoted", entry["detail"], text=entry["detail"]))
+            detail = entry["detail"]
+            parts.append(self._text("web.log.quoted", detail, language, text=detail))
         return {"t_ms": round(entry["t"] * 1000), "kind": kind, "text": " · ".join(parts)}
 
     def pgn(self) -> str:

@@ -21,18 +21,48 @@ const VC = (() => {
 
   // -- connection --------------------------------------------------------------------------
 
-  /** One WebSocket to /ws/<page>, reopened after a drop; the server answers with the state. */
+  /**
+   * One WebSocket to /ws/<page>, reopened after a drop with a growing pause (back-off); the
+   * server answers every new connection with the whole state. While it is down the page says
+   * so over everything, its clocks stand still (they only show what the program last sent) and
+   * it takes no input; back, it says so. Close codes: 1008 refused (a wrong link: no retry),
+   * 4001 another window took this board over (no retry: the other window has it), 4002 no
+   * spectator place free (retry later).
+   */
   function connect(page, handlers) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const url = `${scheme}://${location.host}/ws/${page}${location.search}`;
     const status = document.getElementById("connection");
+    const overlay = offlineOverlay();
     let socket = null;
     let delay = 250;
+    let wasUp = false;
+    let lastError = "";
+    let stopped = false;
 
     function show(up) {
-      status.textContent = t(up ? "web.connection.up" : "web.connection.down");
-      status.classList.toggle("down", !up);
+      VC.online = up;
       document.body.dataset.connected = up ? "yes" : "no";
+      document.dispatchEvent(new CustomEvent("vc-connection", { detail: { up } }));
+      for (const part of document.querySelectorAll(".layout, .setup")) part.inert = !up;
+      status.classList.toggle("down", !up);
+      if (up) {
+        status.textContent = t(wasUp ? "web.connection.back" : "web.connection.up");
+        overlay.hidden = true;
+        wasUp = true;
+        return;
+      }
+      status.textContent = t("web.connection.down");
+      overlay.querySelector(".offline-title").textContent = t("web.connection.down");
+      overlay.querySelector(".offline-note").textContent = t("web.connection.frozen");
+      overlay.hidden = false;
+    }
+
+    function finalWord(text) {
+      stopped = true;
+      status.textContent = text;
+      overlay.querySelector(".offline-title").textContent = text;
+      overlay.querySelector(".offline-note").textContent = "";
     }
 
     function open() {
@@ -41,21 +71,23 @@ const VC = (() => {
       socket.addEventListener("message", (event) => {
         let message;
         try { message = JSON.parse(event.data); } catch { return; }
+        if (message.type === "error") lastError = message.message;
         const handler = handlers[message.type];
         if (handler) handler(message);
       });
       socket.addEventListener("close", (event) => {
+        if (stopped) return;
         show(false);
-        if (event.code === 1008) {  // refused by policy (secret, origin): retrying won't help
-          status.textContent = t("web.connection.refused");
-          return;
-        }
-        setTimeout(open, delay);
-        delay = Math.min(delay * 2, 4000);
+        if (event.code === 1008) { finalWord(t("web.connection.refused")); return; }
+        if (event.code === 4001) { finalWord(lastError); return; }
+        const wait = event.code === 4002 ? Math.max(delay, 15000) : delay;
+        setTimeout(open, wait + Math.random() * 250);
+        delay = Math.min(delay * 2, 8000);
       });
     }
 
-    show(false);
+    status.textContent = t("web.connection.down");
+    document.body.dataset.connected = "no";
     open();
     return {
       send(message) {
@@ -67,6 +99,36 @@ const VC = (() => {
       },
     };
   }
+
+  /** The notice over the whole page while the connection is lost (hidden while it is up). */
+  function offlineOverlay() {
+    const overlay = document.createElement("div");
+    overlay.id = "offline";
+    overlay.className = "offline";
+    overlay.hidden = true;
+    overlay.setAttribute("role", "alert");
+    const box = document.createElement("div");
+    const title = document.createElement("p");
+    title.className = "offline-title";
+    const note = document.createElement("p");
+    note.className = "offline-note";
+    box.append(title, note);
+    overlay.append(box);
+    document.body.append(overlay);
+    return overlay;
+  }
+
+  /** The language chooser: the page reloads in the chosen language (kept in its address). */
+  function languageChooser() {
+    const select = document.getElementById("language");
+    if (!select) return;
+    select.addEventListener("change", () => {
+      const query = new URLSearchParams(location.search);
+      query.set("lang", select.value);
+      location.search = query.toString();
+    });
+  }
+  languageChooser();
 
   // -- board -------------------------------------------------------------------------------
 
@@ -204,18 +266,24 @@ const VC = (() => {
   function createClocks(elements) {
     let reading = null;
     let received = 0;
+    let frozenAt = null;  // while the connection is lost: the moment it was lost
+    document.addEventListener("vc-connection", (event) => {
+      frozenAt = event.detail.up ? null : performance.now();
+      draw();
+    });
 
     function draw() {
       if (!reading) return;
+      const now = frozenAt ?? performance.now();
       for (const side of ["white", "black"]) {
         let ms = reading[`${side}_ms`];
-        const running = reading.running === side && !reading.paused;
-        if (running) ms -= Math.max(0, performance.now() - received - (reading.delay_ms || 0));
+        const running = reading.running === side && !reading.paused && frozenAt === null;
+        if (running) ms -= Math.max(0, now - received - (reading.delay_ms || 0));
         const box = elements[side];
         box.querySelector(".clock-time").textContent = formatClock(Math.max(0, ms));
         box.dataset.ms = String(Math.max(0, Math.round(ms)));
         box.classList.toggle("running", running);
-        box.classList.toggle("paused", Boolean(reading.paused));
+        box.classList.toggle("paused", Boolean(reading.paused) || frozenAt !== null);
         box.classList.toggle("low", ms < 60000);
       }
     }
@@ -291,7 +359,8 @@ const VC = (() => {
     element.hidden = !text;
   }
 
-  /** The blind player's last move stays marked until they move again; the other one too. */
+  /** The blind player's last move stays marked until they move again; the other one too;
+   * the king in check and the squares of the blind player's said, not yet made move. */
   function lastMoveMarks(view) {
     const marks = { "last": [], "last-blind": [] };
     const squares = (move) => [move.uci.slice(0, 2), move.uci.slice(2, 4)];
@@ -299,7 +368,16 @@ const VC = (() => {
     const last = view.moves[view.moves.length - 1];
     if (blind) marks["last-blind"] = squares(blind);
     if (last && last.by !== view.blind) marks.last = squares(last);
+    marks.check = view.check ? [view.check] : [];
+    marks.pending = view.pending ? view.pending.squares : [];
     return marks;
+  }
+
+  /** The blind player's move that is said but not made yet, in the page's language. */
+  function renderPending(element, view) {
+    if (!element) return;
+    element.textContent = view.pending ? view.pending.text : "";
+    element.hidden = !view.pending;
   }
 
   /** Board (White at the bottom), clocks, moves and banner of a page that only looks on. */
@@ -317,6 +395,7 @@ const VC = (() => {
       clocks.update(view.clock);
       renderMoves(document.getElementById("moves"), view);
       renderBanner(document.getElementById("banner"), view);
+      renderPending(document.getElementById("pending"), view);
       document.body.dataset.ply = String(view.ply);
     };
   }
@@ -324,6 +403,6 @@ const VC = (() => {
   return {
     t, connect, createOnlookerView, other, placement, pieceName, createBoard, renderBoard,
     focusSquare, formatClock, formatElapsed, createClocks, clockLabel, renderMoves, renderBanner,
-    lastMoveMarks, awaitingApproval,
+    lastMoveMarks, renderPending, awaitingApproval, online: false,
   };
 })();

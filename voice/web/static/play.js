@@ -43,15 +43,36 @@
     return view.legal.filter((uci) => uci.startsWith(square));
   }
 
+  /** Castling is also made by moving the king onto its own rook (as on Lichess): the rook's
+   * square stands for the king's castling move towards it. */
+  function castlingOnto(from, to) {
+    const king = pieces[from];
+    const rook = pieces[to];
+    if (!king || !rook || king.toLowerCase() !== "k" || rook.toLowerCase() !== "r") return null;
+    if (!mine(king) || !mine(rook) || from[1] !== to[1]) return null;
+    const towards = Math.sign(to.charCodeAt(0) - from.charCodeAt(0));
+    return legalFrom(from).find((uci) => uci[3] === from[1]
+      && uci.charCodeAt(2) - from.charCodeAt(0) === 2 * towards) || null;
+  }
+
+  function targets(from) {
+    const squaresTo = legalFrom(from).map((uci) => uci.slice(2, 4));
+    for (const [name, letter] of Object.entries(pieces)) {
+      if (letter.toLowerCase() === "r" && castlingOnto(from, name)) squaresTo.push(name);
+    }
+    return squaresTo;
+  }
+
   function redraw() {
     const marks = VC.lastMoveMarks(view);
     marks.selected = selected ? [selected] : [];
-    marks.target = selected ? legalFrom(selected).map((uci) => uci.slice(2, 4)) : [];
+    marks.target = selected ? targets(selected) : [];
     pieces = VC.renderBoard(squares, view.fen, marks);
   }
 
   /** Why the page will not send a move: the first reason that applies. */
   function blocked() {
+    if (!VC.online) return t("web.connection.down");
     if (view.result) return t("web.refuse.game_over");
     if (VC.awaitingApproval(view)) return t("web.banner.awaiting_approval");
     if (view.clock.paused) return t("web.refuse.paused");
@@ -69,6 +90,7 @@
     const reason = blocked();
     if (reason) { say(reason, true); select(null); return; }
     if (selected === square) { select(null); return; }
+    if (selected && castlingOnto(selected, square)) { attempt(selected, square); return; }
     if (mine(pieces[square])) {
       say("");
       select(square);
@@ -81,12 +103,15 @@
   function attempt(from, to) {
     const reason = blocked();
     if (reason) { say(reason, true); select(null); return; }
-    const matches = view.legal.filter((uci) => uci.slice(0, 4) === from + to);
+    const castling = castlingOnto(from, to);
+    const matches = castling ? [castling]
+      : view.legal.filter((uci) => uci.slice(0, 4) === from + to);
     const piece = VC.pieceName(pieces[from] || "P");
     if (matches.length === 0) {
+      // In check the check is the reason, even for a piece that could move otherwise.
       let key = "web.refuse.illegal";
-      if (legalFrom(from).length === 0) key = "web.refuse.no_moves";
-      else if (view.in_check) key = "web.refuse.in_check";
+      if (view.in_check) key = "web.refuse.in_check";
+      else if (legalFrom(from).length === 0) key = "web.refuse.no_moves";
       say(t(key, { piece, from, to }), true);
       select(null);
       return;
@@ -100,11 +125,19 @@
 
   function send(uci) {
     select(null);
-    if (!connection.send({ type: "move", uci, ply: view.ply })) {
-      say(t("web.connection.down"), true);
-      return;
+    if (act({ type: "move", uci, ply: view.ply })) {
+      say(t("web.move.sent", { move: (view.legal_san || {})[uci] || uci }));
     }
-    say(t("web.move.sent", { move: uci }));
+  }
+
+  /** Send an action; an error still showing belongs to an earlier one and goes. */
+  function act(message) {
+    if (!connection.send(message)) {
+      say(t("web.connection.down"), true);
+      return false;
+    }
+    if (status.classList.contains("error")) say("");
+    return true;
   }
 
   // -- promotion ----------------------------------------------------------------------------
@@ -139,6 +172,21 @@
   // -- pointer: click-click and drag --------------------------------------------------------
 
   let dragFrom = null;
+  let ghost = null;  // the dragged piece, under the pointer
+
+  function moveGhost(event) {
+    if (!ghost) return;
+    ghost.style.left = `${event.clientX}px`;
+    ghost.style.top = `${event.clientY}px`;
+  }
+
+  function dropGhost() {
+    if (ghost) ghost.remove();
+    ghost = null;
+    for (const button of boardElement.querySelectorAll(".dragging")) {
+      button.classList.remove("dragging");
+    }
+  }
 
   function squareAt(event) {
     const element = document.elementFromPoint(event.clientX, event.clientY);
@@ -150,15 +198,24 @@
     const square = event.target.closest(".square");
     if (!square || event.button !== 0) return;
     dragFrom = square.dataset.square;
-    if (mine(pieces[dragFrom]) && !blocked()) square.classList.add("dragging");
+    if (mine(pieces[dragFrom]) && !blocked()) {
+      square.classList.add("dragging");
+      const piece = square.querySelector(".piece");
+      ghost = document.createElement("span");
+      ghost.className = `drag-ghost ${piece.className}`;
+      ghost.textContent = piece.textContent;
+      ghost.style.fontSize = getComputedStyle(square).fontSize;
+      ghost.setAttribute("aria-hidden", "true");
+      document.body.append(ghost);
+      moveGhost(event);
+    }
   });
+  document.addEventListener("pointermove", moveGhost);
   boardElement.addEventListener("pointerup", (event) => {
     if (dragFrom === null) return;
     const from = dragFrom;
     dragFrom = null;
-    for (const button of boardElement.querySelectorAll(".dragging")) {
-      button.classList.remove("dragging");
-    }
+    dropGhost();
     const target = squareAt(event);
     if (!target) return;
     const to = target.dataset.square;
@@ -167,7 +224,8 @@
     if (mine(pieces[from])) { selected = from; attempt(from, to); return; }
     tap(to);
   });
-  boardElement.addEventListener("pointercancel", () => { dragFrom = null; });
+  boardElement.addEventListener("pointercancel", () => { dragFrom = null; dropGhost(); });
+  document.addEventListener("pointerup", () => { if (dragFrom === null) dropGhost(); });
   // Keyboard (Enter or Space on a focused square) arrives as a click without a pointer.
   boardElement.addEventListener("click", (event) => {
     const square = event.target.closest(".square");
@@ -176,17 +234,15 @@
 
   // -- buttons ------------------------------------------------------------------------------
 
-  buttons.offer.addEventListener("click", () => connection.send({ type: "draw", action: "offer" }));
-  buttons.accept.addEventListener("click",
-    () => connection.send({ type: "draw", action: "accept" }));
-  buttons.decline.addEventListener("click",
-    () => connection.send({ type: "draw", action: "decline" }));
-  buttons.arbiter.addEventListener("click", () => connection.send({ type: "call_arbiter" }));
+  buttons.offer.addEventListener("click", () => act({ type: "draw", action: "offer" }));
+  buttons.accept.addEventListener("click", () => act({ type: "draw", action: "accept" }));
+  buttons.decline.addEventListener("click", () => act({ type: "draw", action: "decline" }));
+  buttons.arbiter.addEventListener("click", () => act({ type: "call_arbiter" }));
   buttons.resign.addEventListener("click", () => confirmResign.showModal());
   document.getElementById("resign-no").addEventListener("click", () => confirmResign.close());
   document.getElementById("resign-yes").addEventListener("click", () => {
     confirmResign.close();
-    connection.send({ type: "resign", confirmed: true });
+    act({ type: "resign", confirmed: true });
   });
   largeToggle.addEventListener("change", () => {
     largeTextChosen = largeToggle.checked;
@@ -232,7 +288,10 @@
       VC.clockLabel(clockTop, VC.other(view.me), view);
       VC.clockLabel(clockBottom, view.me, view);
     }
-    if (previous && previous.ply !== view.ply) selected = null;
+    if (previous && previous.ply !== view.ply) {
+      selected = null;
+      if (status.classList.contains("error")) say("");  // a move was made: the error is old
+    }
     if (selected && !mine(VC.placement(view.fen)[selected])) selected = null;
     redraw();
     clocks.update(view.clock);
@@ -240,6 +299,7 @@
     VC.renderBanner(document.getElementById("banner"), view);
     renderButtons();
     renderLastBlind();
+    VC.renderPending(document.getElementById("pending"), view);
     renderLargeText();
     document.body.dataset.ply = String(view.ply);
   }
