@@ -129,6 +129,7 @@ def test_the_arbiter_adds_time_and_the_clocks_on_both_pages_show_it(
     seconds.send_keys("120")
     form.find_element(By.NAME, "reason").send_keys("Strafe")
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    driver.find_element(By.ID, "confirm-yes").click()
 
     wait_until(lambda: game.call(lambda: game.session.log[-1].kind) == "add_time")
     white_ms = game.call(lambda: game.session.clock.remaining_ms("white", game.host.now_ms()))
@@ -285,7 +286,7 @@ def test_the_arbiter_retracts_a_move_and_gives_penalty_time_after_confirming(
 
     wait_until(lambda: game.call(lambda: game.session.log[-1].kind) == "penalty")
     log = driver.find_element(By.ID, "log")
-    WebDriverWait(driver, 10).until(lambda d: "Weiß" in log.text.splitlines()[-1])
+    WebDriverWait(driver, 10).until(lambda d: "Weiß" in log.text.splitlines()[0])  # newest first
     assert game.state_fen().startswith("rnbqkbnr/pppppppp/8/8/4P3/")
 
 

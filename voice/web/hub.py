@@ -143,10 +143,12 @@ class Client:
 
 
 # Which pages see a notice: the opponent's board, the arbiter's panel, the spectators' view.
+# The session's own lines for the arbiter ("Logged: add_time (reason: -)") name its internal
+# actions: the panel shows the same event from its log instead, in the arbiter's words.
 AUDIENCE: dict[str, tuple[Role, ...]] = {
     "sighted": ("opponent", "arbiter"),
     "all": ("opponent", "arbiter", "spectator"),
-    "arbiter": ("arbiter",),
+    "arbiter": (),
     "blind": ("arbiter",),
 }
 

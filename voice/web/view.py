@@ -13,6 +13,7 @@ message but the approval is refused.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import chess
@@ -28,6 +29,20 @@ from voice.web.pairing import Role
 from voice.web.protocol import MoveIn, PendingView, ProtocolError, View
 
 SIDES: tuple[Side, Side] = ("white", "black")
+
+
+def clock_reading(ms: int) -> str:
+    """A clock's time as its display shows it: "1:05:09", "15:00"."""
+    seconds = abs(ms) // 1000
+    hours, minutes = divmod(seconds // 60, 60)
+    if hours:
+        return f"{hours}:{minutes:02d}:{seconds % 60:02d}"
+    return f"{minutes}:{seconds % 60:02d}"
+
+
+def signed_clock(ms: int) -> str:
+    """A change of a clock: "+2:00", "\u22120:30"."""
+    return ("+" if ms >= 0 else "\u2212") + clock_reading(ms)
 
 
 class GameView:
@@ -103,7 +118,8 @@ class GameView:
             view["time_control"] = state["time_control"]
             for key in ("illegal_attempts", "illegal_moves", "wrong_claims"):
                 view[key] = state[key]
-            view["log"] = [self._log_line(entry, language) for entry in state["log"]]
+            sheet = state["moves"]
+            view["log"] = [self._log_line(entry, language, sheet) for entry in state["log"]]
         if self.approval is not None:
             view["approval"] = self._approval_view(self.approval, language)
         return View.model_validate(view)
@@ -197,19 +213,68 @@ class GameView:
             f"web.reason.{code}", self._text(f"reason.{code}", code, language), language
         )
 
-    def _log_line(self, entry: dict[str, Any], language: str) -> dict[str, Any]:
-        """One log entry as a sentence for the arbiter, with its game time."""
+    def _log_line(
+        self, entry: dict[str, Any], language: str, moves: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """One log entry as the arbiter reads it, in the page's language: what was done, to
+        whom, the amount (a time as m:ss, a position as "after 17. Nf3") and the reason given.
+        Internal names and values (action keys, half-move counts, UCI, program errors) never
+        show; an action the game refused reads "Not done: …"."""
         kind = entry["kind"]
-        side = entry.get("side")
-        parts = [self._text(f"web.log.{kind}", kind, language)]
-        if side:
-            parts.append(self._text(f"web.side.{side}", side, language))
-        params = {k: v for k, v in entry.get("params", {}).items() if k != "reason"}
-        parts += [f"{k}={v}" for k, v in params.items() if k != "side"]
-        if entry.get("detail"):
+        action = kind.removeprefix("refused:")
+        params = entry.get("params", {})
+        text = partial(self._text, language=language)
+        parts = [text(f"web.log.{action}", text("web.log.unknown", action))]
+        side = params.get("side") or entry.get("side")
+        if side in SIDES:
+            parts.append(text(f"web.side.{side}", side))
+        elif action == "set_moves":
+            parts.append(text("web.arbiter.both_sides", ""))
+        parts += self._amounts(action, params, language, moves)
+        # The reason the arbiter gave, or what the blind player was told; the program's own
+        # notes (an English error, a move in UCI) are not for the panel.
+        if entry.get("detail") and (action == kind) and action not in ("touched", "wrong_claim"):
             detail = entry["detail"]
-            parts.append(self._text("web.log.quoted", detail, language, text=detail))
-        return {"t_ms": round(entry["t"] * 1000), "kind": kind, "text": " · ".join(parts)}
+            parts.append(text("web.log.quoted", detail, text=detail))
+        line = " · ".join(part for part in parts if part)
+        if action != kind:
+            line = text("web.log.refused", line, action=line)
+        return {"t_ms": round(entry["t"] * 1000), "kind": kind, "text": line}
+
+    def _amounts(
+        self, action: str, params: dict[str, Any], language: str, moves: list[dict[str, Any]]
+    ) -> list[str]:
+        """The amount of an arbiter action in words an arbiter uses."""
+        seconds = params.get("seconds")
+        match action:
+            case "add_time" if isinstance(seconds, int | float):
+                return [signed_clock(round(seconds * 1000))]
+            case "set_time" if isinstance(seconds, int | float):
+                return [clock_reading(round(seconds * 1000))]
+            case "increment" if isinstance(seconds, int | float):
+                return [f"+{seconds:g} {self._text('web.arbiter.seconds', '', language)}"]
+            case "set_moves" if isinstance(params.get("moves"), int):
+                return [self._text("web.log.moves", "", language, moves=params["moves"])]
+            case "retract" | "illegal_move" if isinstance(params.get("ply"), int):
+                return [self.position_words(params["ply"], language, moves)]
+            case "declare_result" if isinstance(params.get("result"), str):
+                return [params["result"].replace("1/2", "½")]
+        return []
+
+    def position_words(self, ply: int, language: str, moves: list[dict[str, Any]]) -> str:
+        """A position as an arbiter names it: "after 17. Nf3", or "the starting position"."""
+        if ply <= 0:
+            return self._text("web.arbiter.retract_start", "", language)
+        if ply <= len(moves):  # the move that led to it, as the scoresheet has it
+            move = moves[ply - 1]
+            number, san = move["number"], move["san"]
+            dots = "." if move["by"] == "white" else "\u2026"
+        else:  # taken back since: its number only
+            number, san, dots = (ply + 1) // 2, "", "."
+        words = self._text(
+            "web.arbiter.retract_after", "", language, number=number, dots=dots, san=san
+        )
+        return words.strip()
 
     def pgn(self) -> str:
         return self.session.pgn()

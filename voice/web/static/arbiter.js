@@ -9,8 +9,12 @@
   const status = document.getElementById("status");
   const render = VC.createOnlookerView();
   const confirmDialog = document.getElementById("confirm");
+  const undoButton = document.getElementById("undo");
   let view = null;
   let confirmed = null;
+  let awaited = null;  // the log's length when an action was sent: its entry is the next one
+  let undo = null;  // the message that takes the last clock change back, once it is done
+  let offered = null;  // the undo waiting for its action's entry in the log
 
   document.getElementById("download-pgn").href = `/download/pgn${location.search}`;
   document.getElementById("download-journal").href = `/download/journal${location.search}`;
@@ -20,9 +24,30 @@
     status.classList.toggle("error", isError);
   }
 
-  function send(message) {
+  function send(message, inverse = null) {
     if (!connection.send(message)) { say(t("web.connection.down"), true); return; }
     say(t("web.arbiter.sent"));
+    awaited = view ? view.log.length : null;
+    offered = inverse;
+    undo = null;
+    undoButton.hidden = true;
+  }
+
+  undoButton.addEventListener("click", () => {
+    if (undo) send({ ...undo, reason: t("web.arbiter.undo") });
+  });
+
+  const sideName = (side) => (side ? t(`web.side.${side}`) : t("web.arbiter.both_sides"));
+
+  /** A clock's reading on this panel now, in milliseconds. */
+  function reading(side) {
+    const clock = document.getElementById(side === "white" ? "clock-bottom" : "clock-top");
+    return Number(clock.dataset.ms || 0);
+  }
+
+  function clockText(ms) {
+    const sign = ms < 0 ? "\u2212" : "+";
+    return sign + VC.formatElapsed(Math.abs(ms));
   }
 
   function ask(question, then) {
@@ -51,8 +76,10 @@
   document.getElementById("pause").addEventListener("click", () => send({ type: "pause" }));
   document.getElementById("resume").addEventListener("click", () => send({ type: "resume" }));
 
-  /** Wire a form: `build` turns its fields into a message; `question` asks before sending. */
-  function form(id, build, question = null) {
+  /** Wire a form: `build` turns its fields into a message; `question` asks before sending;
+   * `takeBack` gives the message that undoes it (clock changes: 6.10 lets the arbiter correct
+   * a clock again), offered once the action is done. */
+  function form(id, build, question = null, takeBack = null) {
     const element = document.getElementById(id);
     element.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -60,19 +87,27 @@
       const message = build(data);
       const reason = String(data.get("reason") || "").trim();
       if (reason) message.reason = reason;
-      if (question) ask(question(message), () => send(message));
-      else send(message);
+      // The undo is worked out when the action goes: a clock runs while the question is open.
+      const go = () => send(message, takeBack ? takeBack(message) : null);
+      if (question) ask(question(message), go);
+      else go();
     });
   }
 
   form("form-add-time", (d) => ({
     type: "add_time", side: d.get("side"), seconds: Number(d.get("seconds")),
-  }));
+  }),
+    (m) => t("web.arbiter.confirm_add_time",
+      { side: sideName(m.side), change: clockText(m.seconds * 1000) }),
+    (m) => ({ type: "add_time", side: m.side, seconds: -m.seconds }));
   form("form-set-time", (d) => ({
     type: "set_time",
     side: d.get("side"),
     seconds: Number(d.get("minutes")) * 60 + Number(d.get("seconds")),
-  }));
+  }),
+    (m) => t("web.arbiter.confirm_set_time",
+      { side: sideName(m.side), time: VC.formatElapsed(m.seconds * 1000) }),
+    (m) => ({ type: "add_time", side: m.side, seconds: reading(m.side) / 1000 - m.seconds }));
   form("form-penalty", (d) => ({ type: d.get("type"), side: d.get("side") }),
     (m) => t(`web.arbiter.confirm_${m.type}`, { side: t(`web.side.${m.side}`) }));
   form("form-increment", (d) => ({ type: "increment", seconds: Number(d.get("seconds")) }),
@@ -81,9 +116,15 @@
     const message = { type: "set_moves", moves: Number(d.get("moves")) };
     if (d.get("side")) message.side = d.get("side");
     return message;
-  });
+  },
+    (m) => t("web.arbiter.confirm_set_moves", { side: sideName(m.side), moves: m.moves }),
+    (m) => {
+      const before = view.clock.moves;
+      if (!m.side && before.white !== before.black) return null;
+      return { type: "set_moves", moves: before[m.side || "white"], ...(m.side && { side: m.side }) };
+    });
   form("form-retract", (d) => ({ type: "retract", ply: Number(d.get("ply")) }),
-    (m) => t("web.arbiter.confirm_retract", { ply: m.ply }));
+    (m) => t("web.arbiter.confirm_retract", { position: positionName(m.ply) }));
   form("form-illegal", (d) => {
     const message = { type: "illegal_move", side: d.get("side") };
     if (d.get("ply") !== "") message.ply = Number(d.get("ply"));
@@ -93,17 +134,23 @@
   form("form-result", (d) => ({ type: "declare_result", result: d.get("result") }),
     (m) => t("web.arbiter.confirm_result", { result: m.result }));
 
+  /** A position as the arbiter names it: the start, or after a move ("after 17. Nf3"). */
+  function positionName(ply) {
+    const move = view.moves.find((each) => each.ply === ply);
+    if (!move) return t("web.arbiter.retract_start");
+    const number = Math.floor((move.ply - 1) / 2) + 1;
+    return t("web.arbiter.retract_after", {
+      number, dots: move.by === "white" ? "." : "\u2026", san: move.san,
+    });
+  }
+
   /** The positions the game can be taken back to: the start, or after any move made. */
   function positionOptions(select, first, fallback) {
     const chosen = select.value;
     select.replaceChildren(...first);
     select.append(new Option(t("web.arbiter.retract_start"), "0"));
     for (const move of view.moves) {
-      const number = Math.floor((move.ply - 1) / 2) + 1;
-      const label = t("web.arbiter.retract_after", {
-        number, dots: move.by === "white" ? "." : "\u2026", san: move.san,
-      });
-      select.append(new Option(label, String(move.ply)));
+      select.append(new Option(positionName(move.ply), String(move.ply)));
     }
     const values = [...select.options].map((option) => option.value);
     select.value = values.includes(chosen) ? chosen : fallback;
@@ -115,15 +162,29 @@
       [new Option(t("web.arbiter.reinstate_none"), "")], "");
   }
 
+  /** The event log, newest first: what just happened is the first line. */
   function renderLog() {
     const list = document.getElementById("log");
     list.replaceChildren();
-    for (const entry of view.log) {
+    for (const entry of [...view.log].reverse()) {
       const item = document.createElement("li");
       item.textContent = `${VC.formatElapsed(entry.t_ms)}  ${entry.text}`;
+      item.classList.toggle("refused", entry.kind.startsWith("refused:"));
       list.append(item);
     }
-    list.scrollTop = list.scrollHeight;
+    list.scrollTop = 0;
+  }
+
+  /** The action sent last is in the log: say what was done (or not), offer its undo. */
+  function reportDone() {
+    if (awaited === null || view.log.length <= awaited) return;
+    const entry = view.log[awaited];
+    awaited = null;
+    const refused = entry.kind.startsWith("refused:");
+    say(refused ? entry.text : t("web.arbiter.done", { entry: entry.text }), refused);
+    undo = refused ? null : offered;
+    offered = null;
+    undoButton.hidden = !undo;
   }
 
   /** The set-up to approve, or how it was approved; nothing on a board without one. */
@@ -167,6 +228,7 @@
       renderSetup();
       renderRetract();
       renderLog();
+      reportDone();
       renderAttempts();
     },
     notice(message) { say(message.text, message.kind === "refused"); },
