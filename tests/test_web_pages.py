@@ -77,6 +77,7 @@ def test_the_start_up_lines_give_each_page_its_own_address(
     assert f"http://127.0.0.1:{port}/play?key={game.secrets.opponent}" in lines
     assert f"http://127.0.0.1:{port}/arbiter?key={game.secrets.arbiter}" in lines
     assert f"http://127.0.0.1:{port}/watch?key={game.secrets.spectator}" in lines
+    assert f"http://127.0.0.1:{port}/live.pgn?key={game.secrets.spectator}" in lines
     assert qr_text(game.url("opponent")) in out.getvalue()
 
 

@@ -56,7 +56,8 @@ def make_server(
 def announce(
     server: WebServer, settings: Settings, *, qr: bool, out: TextIO, language: str | None = None
 ) -> None:
-    """Print the three addresses, each on its own line, and the opponent's QR code.
+    """Print the addresses (opponent, arbiter, spectators, live PGN), each on its own line,
+    and the opponent's QR code.
 
     ``language`` is that of whoever reads the terminal: the blind player's, when a game prints
     them (the page itself is in the opponent's language).
@@ -69,6 +70,8 @@ def announce(
         server.url("arbiter"),
         message(language, "web.start.spectator"),
         server.url("spectator"),
+        message(language, "web.start.live_pgn"),
+        server.live_pgn_url(),
     ]
     out.write("\n".join(lines) + "\n")
     if qr:

@@ -57,6 +57,8 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
 ASSETS = {"style.css", "common.js", "play.js", "arbiter.js", "watch.js"}
 RIGHT_TO_LEFT = {"ar", "fa", "he"}
+LIVE_PGN = "live.pgn"
+"""The address of the game as live PGN, read with the spectators' key."""
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
@@ -215,6 +217,18 @@ def create_app(
             )
         return PlainTextResponse(text("error.no_journal"), status_code=404)
 
+    async def live_pgn(request: Request) -> Response:
+        """The game so far as PGN with [%clk] comments, for broadcasts: Lichess and other
+        tools poll such an address. Whoever may watch may read it (the spectators' key, or
+        nobody's when spectators are open); it is never cached, and any site may fetch it."""
+        if not secrets.allows("spectator", request.query_params.get("key")):
+            return forbidden()
+        return Response(
+            game.pgn(),
+            media_type="application/x-chess-pgn; charset=utf-8",
+            headers={"Access-Control-Allow-Origin": "*"},
+        )
+
     async def websocket_endpoint(websocket: WebSocket) -> None:
         role = ROLE_OF_PAGE.get(websocket.path_params["page"])
         allowed = (
@@ -277,6 +291,7 @@ def create_app(
         Route("/static/{name}", asset),
         Route("/favicon.ico", no_icon),
         Route("/download/{what}", download),
+        Route(f"/{LIVE_PGN}", live_pgn),
         WebSocketRoute("/ws/{page}", websocket_endpoint),
     ]
     middleware = [Middleware(SecurityHeaders)]
@@ -383,6 +398,11 @@ class WebServer:
         if role == "spectator" and self.secrets.open_spectators:
             return base
         return f"{base}?key={self.secrets.secret_of(role)}"
+
+    def live_pgn_url(self) -> str:
+        """The live PGN's address for broadcasts, with the spectators' key unless they are open."""
+        watch = self.url("spectator")
+        return watch.replace(f"/{PAGE_OF_ROLE['spectator']}", f"/{LIVE_PGN}", 1)
 
     async def stop(self) -> None:
         if self._server is not None and self._task is not None:
