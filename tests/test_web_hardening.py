@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from console import Console, socket_for
 from web_harness import LiveGame, live_game, page_socket, receive, receive_until, snapshot
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
@@ -177,3 +178,42 @@ def test_the_servers_own_warnings_go_to_the_log_file_not_the_terminal(
     log = web_log_path()
     assert "Invalid HTTP request" in log.read_text(encoding="utf-8")
     assert terminal.records == []
+
+
+def test_the_real_program_shows_nothing_of_a_hostile_page_at_the_blind_players_terminal(
+    tmp_path: Path,
+) -> None:
+    """``voice-chess play`` as a blind player starts it: malformed messages, a flood and a
+    request that is not HTTP reach its web board; the terminal (what the screen reader reads
+    and the voice says) shows only the game, the game goes on, the log file has the rest."""
+    con = Console(
+        "play", "--text", "--no-speech", "--port", "0", "--journal", str(tmp_path / "g.jsonl")
+    )
+    try:
+        con.expect("Das Brett des Gegners (auf seinem Telefon")
+        url = con.next_line().strip()
+        con.expect("Sie spielen Weiß")
+        shown = len(con.lines)
+        with socket_for(url) as board:
+            receive_until(board, "state")
+            for raw in MALFORMED:
+                board.send(raw)
+                assert receive_until(board, "error")["code"] in ("malformed", "too_large")
+            for _ in range(300):
+                board.send("[" * 1000)
+            port = int(url.split(":")[2].split("/")[0])
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as raw_socket:
+                raw_socket.sendall(b"\x16\x03\x01 not http\r\n\r\n")
+                with contextlib.suppress(OSError):
+                    raw_socket.recv(1024)
+            con.type("Eva vier")
+            while receive(board, timeout=30).get("view", {}).get("ply") != 1:
+                pass
+        con.end_input()
+        assert con.wait() == 0
+    finally:
+        con.close()
+    terminal = "\n".join(con.lines[shown:] + con.errors)
+    for noise in ("Traceback", "Exception", "uvicorn", "Invalid HTTP", "WARNING", "ERROR"):
+        assert noise not in terminal, terminal
+    assert "Invalid HTTP request" in web_log_path().read_text(encoding="utf-8")

@@ -80,6 +80,10 @@ const VC = (() => {
         show(false);
         if (event.code === 1008) { finalWord(t("web.connection.refused")); return; }
         if (event.code === 4001) { finalWord(lastError); return; }
+        if (event.code === 4002) {  // no spectator place: say so, try again later
+          overlay.querySelector(".offline-title").textContent = lastError;
+          overlay.querySelector(".offline-note").textContent = "";
+        }
         const wait = event.code === 4002 ? Math.max(delay, 15000) : delay;
         setTimeout(open, wait + Math.random() * 250);
         delay = Math.min(delay * 2, 8000);
