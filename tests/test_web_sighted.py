@@ -152,6 +152,21 @@ def test_in_check_the_refusal_names_the_check_and_the_next_move_clears_it(
     assert "check" not in classes(driver, "e8")
 
 
+def test_a_pinned_piece_is_refused_because_the_king_would_stand_in_check(
+    settings: Settings, tmp_path: Path, driver: webdriver.Chrome
+) -> None:
+    pinned = "4k3/4n3/8/8/8/8/8/4RK2 w - - 0 1"  # the black knight on e7 shields its king
+    with live_game(settings, tmp_path, fen=pinned) as game:
+        open_board(driver, game)
+        game.blind_plays("f1g1")
+        wait_for_ply(driver, 1)
+        square(driver, "e7").click()
+        square(driver, "c6").click()
+        assert text_of(driver, "status") == (
+            "Kein regelgemäßer Zug: Bei e7 nach c6 stünde Ihr König im Schach."
+        )
+
+
 CASTLING = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
 
 

@@ -329,6 +329,7 @@ class View(Message):
     me: Side | None = None
     legal: list[str] | None = None
     legal_san: dict[str, str] | None = None  # each legal move as a chess player writes it
+    self_check: list[str] | None = None  # moves refused only because the own king is left in check
     profile: str | None = None
     laws: str | None = None  # the FIDE Laws edition (voice.laws)
     time_control: str | None = None

@@ -112,6 +112,7 @@ class GameView:
             view["me"] = self.sighted
             view["legal"] = self._legal(state)
             view["legal_san"] = {uci: self._san(uci) for uci in view["legal"]}
+            view["self_check"] = self._self_check() if view["legal"] else []
         if role == "arbiter":
             view["profile"] = state["profile"]
             view["laws"] = state["laws"]
@@ -123,6 +124,12 @@ class GameView:
         if self.approval is not None:
             view["approval"] = self._approval_view(self.approval, language)
         return View.model_validate(view)
+
+    def _self_check(self) -> list[str]:
+        """Moves the pieces could make but that leave the own king in check (3.9): the page
+        names that reason instead of a bare "not legal"."""
+        board = self.session.board
+        return [m.uci() for m in board.pseudo_legal_moves if not board.is_legal(m)]
 
     def _san(self, uci: str) -> str:
         return self.session.board.san(chess.Move.from_uci(uci))

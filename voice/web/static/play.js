@@ -109,8 +109,10 @@
     const piece = VC.pieceName(pieces[from] || "P");
     if (matches.length === 0) {
       // In check the check is the reason, even for a piece that could move otherwise.
+      const exposing = (view.self_check || []).some((uci) => uci.slice(0, 4) === from + to);
       let key = "web.refuse.illegal";
       if (view.in_check) key = "web.refuse.in_check";
+      else if (exposing) key = "web.refuse.into_check";
       else if (legalFrom(from).length === 0) key = "web.refuse.no_moves";
       say(t(key, { piece, from, to }), true);
       select(null);
