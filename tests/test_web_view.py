@@ -67,3 +67,26 @@ def test_under_the_2001_laws_the_pages_say_the_controller_decided(
         game.submit(lambda t: ArbiterAction(t, "declare_result", {"result": "1/2-1/2"}))
         result = view_of(game, "opponent").result
         assert result is not None and result.text == "Entscheidung des Turnierleiters."
+
+
+def test_a_choice_between_two_moves_is_pending_with_both_in_notation(
+    settings: Settings, tmp_path: Path
+) -> None:
+    two_knights = "4k3/8/8/8/8/8/3N4/4K1N1 w - - 0 1"  # both knights reach f3
+    with live_game(settings, tmp_path, fen=two_knights) as game:
+        game.blind_says("Springer Felix drei")
+        for role in ("opponent", "arbiter"):
+            pending = view_of(game, role).pending
+            assert pending is not None and pending.kind == "choose"
+            assert pending.san == ["Ndf3", "Ngf3"] or pending.san == ["Ngf3", "Ndf3"]
+            assert pending.text == f"Weiß wählt zwischen {', '.join(pending.san)}"
+            assert pending.squares == []  # two moves: no single pair of squares to frame
+        assert view_of(game, "spectator").pending is None
+
+
+def test_the_king_in_check_is_named_for_every_page(settings: Settings, tmp_path: Path) -> None:
+    with live_game(settings, tmp_path, fen="4k3/8/8/8/8/8/8/R3K3 w - - 0 1") as game:
+        assert view_of(game, "spectator").check is None
+        game.blind_plays("a1a8")
+        for role in ("opponent", "arbiter", "spectator"):
+            assert view_of(game, role).check == "e8"

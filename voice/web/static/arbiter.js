@@ -132,7 +132,7 @@
   },
     (m) => t("web.arbiter.confirm_illegal", { side: t(`web.side.${m.side}`) }));
   form("form-result", (d) => ({ type: "declare_result", result: d.get("result") }),
-    (m) => t("web.arbiter.confirm_result", { result: m.result }));
+    (m) => t("web.arbiter.confirm_result", { result: m.result.replace("1/2", "\u00bd") }));
 
   /** A position as the arbiter names it: the start, or after a move ("after 17. Nf3"). */
   function positionName(ply) {
