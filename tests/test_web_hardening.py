@@ -166,6 +166,21 @@ def test_the_newest_opponent_page_takes_over_and_the_older_one_is_told(game: Liv
             assert receive_until(newer, "state")["view"]["ply"] == 2
 
 
+def test_arbiter_panels_beyond_their_places_take_over_from_the_oldest(game: LiveGame) -> None:
+    with contextlib.ExitStack() as pages:
+        panels = [
+            pages.enter_context(page_socket(game, "arbiter", game.secrets.arbiter))
+            for _ in range(Slots().arbiter + 1)
+        ]
+        for panel in panels:
+            receive_until(panel, "state")
+        assert receive_until(panels[0], "error")["code"] == "replaced"
+        with pytest.raises(ConnectionClosed):
+            receive(panels[0])
+        for panel in panels[1:]:
+            still_answers(panel, 1)
+
+
 def test_the_servers_own_warnings_go_to_the_log_file_not_the_terminal(
     game: LiveGame, terminal: Kept
 ) -> None:

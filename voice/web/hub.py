@@ -185,7 +185,8 @@ class Hub:
     ) -> Client:
         """A new page of ``role``; the oldest pages beyond the role's places get ``replaced``
         (the sentence telling them another page took over) and are closed."""
-        for older in self.pages(role)[: max(0, len(self.pages(role)) + 1 - self.slots.of(role))]:
+        pages = self.pages(role)
+        for older in pages[: max(0, len(pages) + 1 - self.slots.of(role))]:
             self.clients.discard(older)
             older.put(ErrorOut(code="replaced", message=replaced))
             older.close(CLOSE_REPLACED)
