@@ -11,7 +11,7 @@ import httpx
 import pytest
 from web_harness import live_game
 
-from voice.config import Settings
+from voice.config import Settings, override
 from voice.messages import catalogue
 from voice.web.protocol import ErrorCode
 from voice.web.run import announce, qr_text
@@ -30,7 +30,8 @@ def keys_the_pages_use() -> set[str]:
         keys |= set(re.findall(r"[\"(]\s*(web\.[\w.-]+[\w-])\"", text))
     keys |= {f"web.piece.{c}.{p}" for c in ("white", "black") for p in "kqrbnp"}
     keys |= {f"web.side.{side}" for side in ("white", "black")}
-    keys |= {f"web.square.{mark}" for mark in ("last", "last-blind", "selected", "target")}
+    marks = ("last", "last-blind", "selected", "target", "check", "pending")
+    keys |= {f"web.square.{mark}" for mark in marks}
     keys |= {f"web.error.{code}" for code in get_args(ErrorCode)}
     return keys
 
@@ -48,6 +49,19 @@ def test_a_rendered_page_has_its_language_and_no_placeholder_left(page: str) -> 
     assert "{{" not in html
     assert html.count('id="board"') == 1
     assert ('id="offer-draw"' in html) == (page == "play.html")
+
+
+def test_the_arbiters_panel_opens_in_the_arbiters_language_when_one_is_set(
+    settings: Settings, tmp_path: Path
+) -> None:
+    own = override(settings, language={"arbiter": "en"})
+    with live_game(own, tmp_path) as game:
+        assert '<html lang="en"' in httpx.get(game.url("arbiter")).text
+        assert '<html lang="de"' in httpx.get(game.url("opponent")).text
+        chosen = httpx.get(game.url("arbiter") + "&lang=fa").text  # the panel's chooser wins
+        assert '<html lang="fa" dir="rtl"' in chosen
+    with live_game(settings, tmp_path / "unset") as game:
+        assert '<html lang="de"' in httpx.get(game.url("arbiter")).text
 
 
 def test_right_to_left_languages_turn_the_page_around() -> None:

@@ -38,6 +38,7 @@ class LanguageSettings(Section):
     blind: Language
     opponent: Language
     commands: Literal["de", "en"]
+    arbiter: Language | Literal[""] = ""  # the arbiter's panel; "" = the opponent's language
 
 
 class VocabularySettings(Section):

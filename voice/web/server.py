@@ -75,9 +75,12 @@ def _template(name: str) -> str:
     return (STATIC / name).read_text(encoding="utf-8")
 
 
-def page_language(settings: Settings) -> str:
-    """The opponent's language, or the fallback while its catalogue does not exist yet."""
+def page_language(settings: Settings, role: Role = "opponent") -> str:
+    """The language a role's page opens in: the arbiter's own when set, else the opponent's
+    (or the fallback while its catalogue does not exist yet)."""
     wanted = settings.language.opponent
+    if role == "arbiter" and settings.language.arbiter:
+        wanted = settings.language.arbiter
     return wanted if wanted in languages() else FALLBACK
 
 
@@ -186,7 +189,7 @@ def create_app(
         async def endpoint(request: Request) -> Response:
             if not secrets.allows(role, request.query_params.get("key")):
                 return forbidden()
-            shown = chosen_language(request.query_params, language)
+            shown = chosen_language(request.query_params, page_language(settings, role))
             page = render_page(f"{PAGE_OF_ROLE[role]}.html", shown)
             return Response(page, media_type="text/html; charset=utf-8")
 
@@ -240,7 +243,7 @@ def create_app(
             await websocket.close(code=1008)  # before accept: the client gets HTTP 403
             return
         await websocket.accept()
-        shown = chosen_language(websocket.query_params, language)
+        shown = chosen_language(websocket.query_params, page_language(settings, role))
         if not hub.has_room(role):  # a spectator too many: told why, it tries again later
             refusal = ErrorOut(code="full", message=text("error.full", shown))
             await websocket.send_text(refusal.model_dump_json())
