@@ -5,8 +5,8 @@ before it can become an input event. A message that is not valid UTF-8 JSON, is 
 :data:`MAX_MESSAGE_BYTES`, nests deeper than :data:`MAX_DEPTH`, names an unknown type (or a
 ``type`` that is no string), carries a field of the wrong type, or comes faster than the rate
 limit allows gets an ``error`` reply, changes nothing and leaves the page connected: the sighted
-player's board must not go dark because of one bad frame (FIDE D.2: the opponent's board is
-how the blind player's moves reach the game).
+player's board must not go dark because of one bad frame (D.2.10: the blind player's moves
+reach the sighted player on that board).
 """
 
 from __future__ import annotations
@@ -274,8 +274,9 @@ class ResultView(Message):
 
 
 class PendingView(Message):
-    """The blind player's move that is said but not made yet (D.2.5: the opponent sees what is
-    announced): during the correction window, asked back, or a choice between moves."""
+    """The blind player's move that is said but not made yet: asked back, a choice between
+    moves, or in the correction window (D.2.8). It is not made until accepted (D.2.3/D.2.4),
+    so the sighted side sees it as pending, never as a move."""
 
     kind: Literal["correction", "confirm", "choose"]
     by: Side
