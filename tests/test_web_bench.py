@@ -10,10 +10,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def test_the_click_to_announcement_bench_prints_p50_and_p95(
-    capsys: pytest.CaptureFixture[str],
+    capfd: pytest.CaptureFixture[str],
 ) -> None:
     assert main(["bench-web", "--moves", "3"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    lines = capfd.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in lines] == [
         "webdriver click sent -> Say to the blind player",
         "browser click event -> Say to the blind player",
