@@ -90,3 +90,15 @@ def test_the_king_in_check_is_named_for_every_page(settings: Settings, tmp_path:
         game.blind_plays("a1a8")
         for role in ("opponent", "arbiter", "spectator"):
             assert view_of(game, role).check == "e8"
+
+
+def test_on_a_right_to_left_panel_a_clock_change_keeps_its_sign_in_front(
+    settings: Settings, tmp_path: Path
+) -> None:
+    with live_game(settings, tmp_path) as game:
+        game.submit(lambda t: ArbiterAction(t, "add_time", {"side": "white", "seconds": -30}))
+        builder = GameView(game.host, game.settings, "de")
+        hebrew = game.call(lambda: builder.view_for("arbiter", "he")).log
+        assert hebrew is not None and "\u2066\u22120:30\u2069" in hebrew[-1].text
+        german = game.call(lambda: builder.view_for("arbiter", "de")).log
+        assert german is not None and german[-1].text == "Zeit gutgeschrieben · Weiß · \u22120:30"

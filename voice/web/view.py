@@ -237,7 +237,10 @@ class GameView:
             parts.append(text(f"web.side.{side}", side))
         elif action == "set_moves":
             parts.append(text("web.arbiter.both_sides", ""))
-        parts += self._amounts(action, params, language, moves)
+        amounts = self._amounts(action, params, language, moves)
+        if language in RIGHT_TO_LEFT:  # "−0:30" keeps its order in a right-to-left line
+            amounts = [f"\u2066{amount}\u2069" for amount in amounts]
+        parts += amounts
         # The reason the arbiter gave, or what the blind player was told; the program's own
         # notes (an English error, a move in UCI) are not for the panel.
         if entry.get("detail") and (action == kind) and action not in ("touched", "wrong_claim"):
