@@ -142,3 +142,18 @@ def test_the_panel_reads_in_the_arbiters_own_language(
     WebDriverWait(driver, 10).until(lambda d: len(log_lines(d)) == 2)
     assert log_lines(driver)[0].endswith("Clock paused · “phone rang”")
     assert "Protokolliert" not in driver.find_element(By.ID, "status").text
+
+
+def test_penalty_time_is_logged_with_its_amount_and_can_be_undone(
+    driver: webdriver.Chrome, game: LiveGame
+) -> None:
+    open_panel(driver, game)
+    before = game.call(lambda: game.session.clock.remaining_ms("black", game.host.now_ms()))
+    form = fill(driver, "form-penalty", side="black")
+    form.find_element(By.CSS_SELECTOR, 'button[value="penalty"]').click()
+    driver.find_element(By.ID, "confirm-yes").click()
+    wait_status(driver, "Ausgeführt: Strafzeit gutgeschrieben · Schwarz · +1:00")  # rapid: 1 min
+    driver.find_element(By.ID, "undo").click()
+    wait_status(driver, "Ausgeführt: Zeit gutgeschrieben · Schwarz · \u22121:00 · „Rückgängig“")
+    after = game.call(lambda: game.session.clock.remaining_ms("black", game.host.now_ms()))
+    assert after == before  # Black's clock stood still (White to move)

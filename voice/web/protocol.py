@@ -334,6 +334,7 @@ class View(Message):
     profile: str | None = None
     laws: str | None = None  # the FIDE Laws edition (voice.laws)
     time_control: str | None = None
+    penalty_ms: int | None = None  # the penalty time of this game (2 min, 1 in rapid and blitz)
     illegal_attempts: dict[Side, int] | None = None
     illegal_moves: dict[Side, int] | None = None
     wrong_claims: dict[Side, int] | None = None

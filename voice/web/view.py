@@ -117,6 +117,7 @@ class GameView:
             view["profile"] = state["profile"]
             view["laws"] = state["laws"]
             view["time_control"] = state["time_control"]
+            view["penalty_ms"] = self.session.control.penalty_ms
             for key in ("illegal_attempts", "illegal_moves", "wrong_claims"):
                 view[key] = state[key]
             sheet = state["moves"]
@@ -261,6 +262,8 @@ class GameView:
                 return [signed_clock(round(seconds * 1000))]
             case "set_time" if isinstance(seconds, int | float):
                 return [clock_reading(round(seconds * 1000))]
+            case "penalty":
+                return [signed_clock(self.session.control.penalty_ms)]
             case "increment" if isinstance(seconds, int | float):
                 return [f"+{seconds:g} {self._text('web.arbiter.seconds', '', language)}"]
             case "set_moves" if isinstance(params.get("moves"), int):
