@@ -102,3 +102,13 @@ def test_on_a_right_to_left_panel_a_clock_change_keeps_its_sign_in_front(
         assert hebrew is not None and "\u2066\u22120:30\u2069" in hebrew[-1].text
         german = game.call(lambda: builder.view_for("arbiter", "de")).log
         assert german is not None and german[-1].text == "Zeit gutgeschrieben · Weiß · \u22120:30"
+
+
+def test_under_the_2001_laws_a_promotion_asked_for_its_piece_is_pending_as_a_choice(
+    settings: Settings, tmp_path: Path
+) -> None:
+    with live_game(settings, tmp_path, laws="2001", fen="7k/4P3/8/8/8/8/8/K7 w - - 0 1") as game:
+        game.blind_says("Eva acht")
+        pending = view_of(game, "opponent").pending
+        assert pending is not None and pending.kind == "choose"
+        assert sorted(pending.san) == sorted(["e8=Q+", "e8=R+", "e8=B", "e8=N"])

@@ -273,12 +273,15 @@ class ResultView(Message):
     text: str  # the reason in the page's language
 
 
+PendingKind = Literal["correction", "confirm", "choose"]
+
+
 class PendingView(Message):
     """The blind player's move that is said but not made yet: asked back, a choice between
     moves, or in the correction window (D.2.8). It is not made until accepted (D.2.3/D.2.4),
     so the sighted side sees it as pending, never as a move."""
 
-    kind: Literal["correction", "confirm", "choose"]
+    kind: PendingKind
     by: Side
     spoken: str  # the words heard, as the blind player said them
     san: list[str]  # the move (or the moves to choose from) as a chess player writes it

@@ -26,7 +26,7 @@ from voice.host import GameHost
 from voice.messages import RIGHT_TO_LEFT, display_text, isolate_latin, message
 from voice.session import GameSession, side_of
 from voice.web.pairing import Role
-from voice.web.protocol import MoveIn, PendingView, ProtocolError, View
+from voice.web.protocol import MoveIn, PendingKind, PendingView, ProtocolError, View
 
 SIDES: tuple[Side, Side] = ("white", "black")
 
@@ -117,7 +117,7 @@ class GameView:
             view["profile"] = state["profile"]
             view["laws"] = state["laws"]
             view["time_control"] = state["time_control"]
-            view["penalty_ms"] = self.session.control.penalty_ms
+            view["penalty_ms"] = self.session.clock.penalty_ms
             for key in ("illegal_attempts", "illegal_moves", "wrong_claims"):
                 view[key] = state[key]
             sheet = state["moves"]
@@ -144,9 +144,14 @@ class GameView:
     def _pending(self, pending: dict[str, Any], language: str) -> PendingView | None:
         """The blind player's said, not yet made move as a line of the page's language
         ("Schwarz sagt: Springer Felix drei (Sf3) — wird bestätigt")."""
-        kind = pending["kind"]
-        if kind not in ("correction", "confirm", "choose"):
-            return None  # a question about resigning: no move to show
+        kind: PendingKind
+        match pending["kind"]:
+            case "correction" | "confirm" | "choose" as said:
+                kind = said
+            case "promotion":  # which piece: a choice between the four promotions
+                kind = "choose"
+            case _:  # a question about resigning, or about the opponent's move
+                return None
         moves = pending["moves"] if kind == "choose" else [pending["move"]]
         spoken = pending["spoken"]
         words = " / ".join(spoken) if isinstance(spoken, list) else str(spoken)
@@ -263,7 +268,9 @@ class GameView:
             case "set_time" if isinstance(seconds, int | float):
                 return [clock_reading(round(seconds * 1000))]
             case "penalty":
-                return [signed_clock(self.session.control.penalty_ms)]
+                return [signed_clock(self.session.clock.penalty_ms)]
+            case "scoresheet_deduction" if isinstance(seconds, int | float):
+                return [signed_clock(-round(seconds * 1000))]
             case "increment" if isinstance(seconds, int | float):
                 return [f"+{seconds:g} {self._text('web.arbiter.seconds', '', language)}"]
             case "set_moves" if isinstance(params.get("moves"), int):

@@ -110,11 +110,10 @@
     (m) => ({ type: "add_time", side: m.side, seconds: reading(m.side) / 1000 - m.seconds }));
   form("form-penalty", (d) => ({ type: d.get("type"), side: d.get("side") }),
     (m) => t(`web.arbiter.confirm_${m.type}`, { side: t(`web.side.${m.side}`) }),
-    (m) => ({  // the penalty time goes to the side, or to the opponent of a wrong claim (9.5.3)
-      type: "add_time",
-      side: m.type === "penalty" ? m.side : VC.other(m.side),
-      seconds: -view.penalty_ms / 1000,
-    }));
+    // Penalty time given by mistake is taken off again. A wrong claim is not offered: under
+    // some editions of the Laws it also costs the claimant time (voice.laws).
+    (m) => (m.type === "penalty"
+      ? { type: "add_time", side: m.side, seconds: -view.penalty_ms / 1000 } : null));
   form("form-increment", (d) => ({ type: "increment", seconds: Number(d.get("seconds")) }),
     (m) => t("web.arbiter.confirm_increment", { seconds: m.seconds }));
   form("form-set-moves", (d) => {
