@@ -65,6 +65,7 @@ from voice.vocabulary import Phrase, Vocabulary
 if TYPE_CHECKING:
     from voice.engine import Engine, EngineOpponent
     from voice.game_keys import GameKeyInput
+    from voice.native import NativeLibrary
     from voice.web.server import WebServer
 
 Mode = Literal["play", "assist"]
@@ -206,6 +207,7 @@ class App:
         self.engine: Engine | None = None
         self.opponent: EngineOpponent | None = None
         self.keys: GameKeyInput | None = None
+        self._missing_told: set[NativeLibrary] = set()  # native libraries said to be missing
         self.approval: dict[str, Any] | None = None  # the set-up the arbiter approved
         self.resumed_announcement: list[OutputEvent] | None = None
         self.key_actions = {
@@ -306,7 +308,10 @@ class App:
             device = friendly_name(self.output.speaker.device)
             self.output_words = self.text("output.speaker", device=device)
         except (AudioDeviceError, SpeechError, OSError) as error:
-            self.output.line(self.text("fail.no_speaker", error=str(error)))
+            missing = self._missing_library(error, speech=True)
+            if missing is None:
+                missing = self.text("fail.no_speaker", error=str(error))
+            self.output.line(missing)
             self.output_words = self.text("output.terminal")
 
     async def _open_input(self) -> None:
@@ -320,7 +325,8 @@ class App:
                 SpeechInput, self.settings, self.vocab, self.output.speaker
             )
         except Exception as error:  # no microphone, no recogniser, no model: typed lines
-            self.output.say(self._no_speech_input(error))
+            if sentence := self._no_speech_input(error):
+                self.output.say(sentence)
             self._use_text()
             return
         self.source = source
@@ -328,9 +334,25 @@ class App:
         self.input_words = source.describe(self.language)
         self._start_keys()
 
+    def _missing_library(self, error: Exception, *, speech: bool = False) -> str | None:
+        """The sentence naming the library to install, once: PortAudio is missing for the
+        loudspeaker and the microphone alike, and the player need not hear it twice."""
+        from voice.native import missing_library
+
+        library = missing_library(error, speech=speech)
+        if library is None:
+            return None
+        if library in self._missing_told:
+            return ""
+        self._missing_told.add(library)
+        return library.sentence(self.language)
+
     def _no_speech_input(self, error: Exception) -> str:
         from voice.audio import NoInputDeviceError
 
+        missing = self._missing_library(error)
+        if missing is not None:
+            return missing
         if isinstance(error, NoInputDeviceError):
             return self.text("fail.no_microphone")
         return self.text("fail.recognizer", error=str(error).rstrip("."))

@@ -8,9 +8,10 @@ import queue
 import sys
 import time
 
-from voice.audio import AudioDeviceError, list_devices, resolve_device
+from voice.audio import AudioDeviceError, PortAudioMissing, list_devices, resolve_device
 from voice.config import Settings
 from voice.messages import message
+from voice.native import ESPEAK, PORTAUDIO
 from voice.phrases import speakable
 
 NAME = "devices"
@@ -32,7 +33,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    devices = list_devices()
+    try:
+        devices = list_devices()
+    except PortAudioMissing:
+        print(PORTAUDIO.sentence(settings.language.blind), file=sys.stderr)
+        return 1
     if not devices:
         print("no audio devices found (is a sound card connected and the sound server running?)")
     else:
@@ -69,6 +74,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 def _test_speaker(settings: Settings) -> int:
     from voice.speak import Speaker
 
+    if not ESPEAK.installed():
+        print(ESPEAK.sentence(settings.language.blind), file=sys.stderr)
+        return 1
     with Speaker(settings) as speaker:
         events = speaker.subscribe()
         language = settings.language.blind

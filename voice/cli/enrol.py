@@ -163,7 +163,9 @@ class _Voice:
 
                 self.speaker = Speaker(settings, language=language)
             except Exception as error:  # no engine, no device: the terminal still works
-                text = message(language, "app.fail.no_speaker", error=str(error).rstrip("."))
+                from voice.native import no_speaker_sentence
+
+                text = no_speaker_sentence(error, language)
                 print(display_text(text, language), file=sys.stderr, flush=True)
 
     def say(self, key: str, **params: Any) -> None:
@@ -552,6 +554,7 @@ def _record(
 ) -> tuple[list[Any], Any] | int:
     """The interactive part: the samples and the recogniser used, or the exit status."""
     from voice.audio import AudioDeviceError, NoInputDeviceError
+    from voice.native import missing_library
     from voice.recognizers import RecognizerError
     from voice.recognizers.sphinx import SphinxRecognizer
 
@@ -562,7 +565,8 @@ def _record(
         voice.say("enrol.no_microphone")
         return EXIT_SETUP
     except AudioDeviceError as error:
-        voice.say(error.key)
+        library = missing_library(error)
+        voice.say(error.key, **(library.params() if library is not None else {}))
         print(f"voice-chess enrol: {error}", file=sys.stderr)
         return EXIT_SETUP
     except RecognizerError as error:
