@@ -63,6 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         print(f"voice-chess: configuration error\n{error}", file=sys.stderr)
         print(CONFIG_WAY_OUT, file=sys.stderr)
+        if args.command == "config" and args.what == "path":
+            # where the broken file is: the one thing needed to mend it
+            settings = load_settings(look_in_user_dir=False)
+            code: int = args._run(args, settings)
+            return code
         return 2
     if not hasattr(args, "_run"):
         # No command: a game if there is a microphone, else the demo (it runs anywhere).
@@ -71,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         command = default_command(settings)
         args = parser.parse_args([*(sys.argv[1:] if argv is None else argv), command])
     try:
-        code: int = args._run(args, settings)
+        code = args._run(args, settings)
     except ConfigError as error:
         print(f"voice-chess: configuration error\n{error}", file=sys.stderr)
         print(CONFIG_WAY_OUT, file=sys.stderr)

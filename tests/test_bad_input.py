@@ -1,0 +1,100 @@
+"""Bad input (issue 19, section 3): one clear sentence, a non-zero exit where the command cannot
+go on, no traceback, and nothing changed or deleted.
+
+Every case runs the real command line in a child process, as a player or arbiter types it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def voice_chess(
+    *args: str, stdin: str = "", cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "voice", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+    )
+
+
+def one_sentence(result: subprocess.CompletedProcess[str]) -> str:
+    """Standard error holds an explanation, never a traceback."""
+    assert "Traceback" not in result.stderr, result.stderr
+    assert "Error:" not in result.stderr.replace("configuration error", ""), result.stderr
+    return result.stderr + result.stdout
+
+
+# -- the settings file ----------------------------------------------------------------------
+
+
+def test_a_settings_file_that_is_not_utf8_is_named_and_stops_the_command(tmp_path: Path) -> None:
+    settings = tmp_path / "config.toml"
+    settings.write_bytes('[session]\nprofile = "Turnier für Anna"\n'.encode("latin-1"))
+    result = voice_chess("--config", str(settings), "parse", "Springer Felix drei")
+    assert result.returncode == 2
+    text = one_sentence(result)
+    assert f"{settings}: not UTF-8 text (byte 0xfc at position 30)" in text
+    assert "save it in the UTF-8 encoding" in text
+    assert settings.read_bytes().endswith('Anna"\n'.encode("latin-1"))  # left as it was
+
+
+def test_config_path_still_says_where_the_broken_settings_file_is(tmp_path: Path) -> None:
+    settings = Path(os.environ["XDG_CONFIG_HOME"]) / "voice-chess" / "config.toml"  # conftest's
+    settings.parent.mkdir(parents=True)
+    settings.write_bytes(b'[session]\nprofile = "h\xe9me"\n')
+    result = voice_chess("config", "path")
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[0] == str(settings)
+    assert "not UTF-8 text" in one_sentence(result)
+
+
+def test_a_settings_folder_instead_of_a_file_is_named(tmp_path: Path) -> None:
+    result = voice_chess("--config", str(tmp_path), "config", "check")
+    assert result.returncode == 2
+    assert f"{tmp_path}: cannot be read: Is a directory" in one_sentence(result)
+
+
+# -- time controls --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("control", "why"),
+    [
+        ("99999999999999999999", "a period has at most 86400 seconds (24 hours)"),
+        ("900+99999999999999999999", "an increment or delay of at most 3600 seconds"),
+        ("5400d86401", "an increment or delay of at most 3600 seconds"),
+        ("99999999999999999999/900", "a period has at most 200 moves"),
+        (":".join(["40/900"] * 11 + ["900"]), "at most 10 periods"),
+    ],
+)
+def test_an_absurd_time_control_is_refused_before_the_game(
+    tmp_path: Path, control: str, why: str
+) -> None:
+    journal = tmp_path / "g.jsonl"
+    result = voice_chess(
+        "play", "--text", "--no-speech", "--no-web", "--control", control, "--journal", str(journal)
+    )
+    assert result.returncode == 2
+    text = one_sentence(result)
+    assert "Die Bedenkzeit ist nicht lesbar" in text and why in text
+    assert not journal.exists()
+
+
+def test_an_absurd_time_control_in_the_settings_names_the_key(tmp_path: Path) -> None:
+    settings = tmp_path / "config.toml"
+    settings.write_text('[clock]\ntime_control = "99999999999999999999"\n', encoding="utf-8")
+    result = voice_chess("--config", str(settings), "config", "check")
+    assert result.returncode == 2
+    text = one_sentence(result)
+    assert "key 'clock'" in text and "time_control: time control '99999999999999999999'" in text
+    assert "at most 86400 seconds (24 hours)\n" in text  # not followed by the section's dump
