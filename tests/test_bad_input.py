@@ -8,23 +8,16 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from console import run_command
 
 
 def voice_chess(
     *args: str, stdin: str = "", cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "voice", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=cwd,
-    )
+    return run_command(*args, stdin=stdin, cwd=cwd)
 
 
 def one_sentence(result: subprocess.CompletedProcess[str]) -> str:

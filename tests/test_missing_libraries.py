@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from console import Console
+from console import Console, run_command
 
 HOOK = Path(__file__).parent / "missing_libraries"
 SCRIPT = Path(__file__).parent / "scripts" / "d21_castling_by_voice.jsonl"
@@ -35,14 +35,7 @@ def without(missing: str) -> dict[str, str]:
 
 
 def run(*args: str, missing: str = "portaudio espeak") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "voice", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=without(missing),
-        stdin=subprocess.DEVNULL,
-    )
+    return run_command(*args, env=without(missing))
 
 
 def test_the_hook_takes_the_libraries_away_as_a_machine_without_them_does() -> None:
