@@ -91,3 +91,54 @@ def test_an_absurd_time_control_in_the_settings_names_the_key(tmp_path: Path) ->
     text = one_sentence(result)
     assert "key 'clock'" in text and "time_control: time control '99999999999999999999'" in text
     assert "at most 86400 seconds (24 hours)\n" in text  # not followed by the section's dump
+
+
+# -- the journal folder ---------------------------------------------------------------------
+
+
+def journal_dir_is_a_file(tmp_path: Path) -> tuple[Path, Path]:
+    """A settings file whose ``[session] journal_dir`` names an existing file."""
+    a_file = tmp_path / "games"
+    a_file.write_text("not a folder\n", encoding="utf-8")
+    settings = tmp_path / "config.toml"
+    settings.write_text(f'[session]\njournal_dir = "{a_file}"\n', encoding="utf-8")
+    return settings, a_file
+
+
+JOURNAL_DIR_IS_A_FILE = "ist eine Datei, kein Ordner. Abhilfe: [session] journal_dir auf einen"
+
+
+def test_a_journal_dir_that_is_a_file_stops_a_new_game(tmp_path: Path) -> None:
+    settings, a_file = journal_dir_is_a_file(tmp_path)
+    result = voice_chess(
+        "--config", str(settings), "play", "--text", "--no-speech", "--no-web", stdin="zeit\n"
+    )
+    assert result.returncode == 2
+    text = one_sentence(result)
+    assert (
+        f"Der Ordner für die Partien {a_file} ([session] journal_dir) {JOURNAL_DIR_IS_A_FILE}"
+        in (text)
+    )
+    assert "--resume" not in text  # there is no game to continue
+    assert a_file.read_text(encoding="utf-8") == "not a folder\n"
+
+
+def test_resume_with_a_journal_dir_that_is_a_file_says_so(tmp_path: Path) -> None:
+    settings, a_file = journal_dir_is_a_file(tmp_path)
+    result = voice_chess(
+        "--config", str(settings), "play", "--resume", "--text", "--no-speech", "--no-web"
+    )
+    assert result.returncode == 2
+    assert JOURNAL_DIR_IS_A_FILE in one_sentence(result)
+    assert a_file.read_text(encoding="utf-8") == "not a folder\n"
+
+
+def test_a_journal_inside_a_file_is_not_called_an_existing_game(tmp_path: Path) -> None:
+    a_file = tmp_path / "games"
+    a_file.write_text("not a folder\n", encoding="utf-8")
+    journal = a_file / "g.jsonl"
+    result = voice_chess("play", "--text", "--no-speech", "--no-web", "--journal", str(journal))
+    assert result.returncode == 2
+    text = one_sentence(result)
+    assert f"In {a_file} kann ich keine Partie speichern: Not a directory." in text
+    assert "gibt es schon" not in text

@@ -384,6 +384,8 @@ class App:
     def _create(self, setup: Setup) -> None:
         """A new game's session and journal (the journal starts with the setup line)."""
         self.session = self._new_session(setup)
+        if self.plan.journal is None:
+            self._check_journal_dir()
         path = self.plan.journal or new_journal_path(journal_dir(self.settings), datetime.now())
         try:
             self.journal = Journal.create(path, setup)
@@ -393,6 +395,12 @@ class App:
             raise Startup(
                 self.text("fail.journal_dir", path=path.parent, error=error.strerror)
             ) from None
+
+    def _check_journal_dir(self) -> None:
+        """``[session] journal_dir`` names a file: no game can be saved there or found there."""
+        folder = journal_dir(self.settings)
+        if folder.exists() and not folder.is_dir():
+            raise Startup(self.text("fail.journal_dir_file", path=folder))
 
     def _setup(self) -> Setup:
         plan = self.plan
@@ -448,6 +456,9 @@ class App:
 
         try:
             resumed = resume(path, self.settings)
+        except NotADirectoryError:
+            self._check_journal_dir()  # --resume alone looked for the latest game in a file
+            raise Startup(self.text("fail.no_journal", path=path)) from None
         except FileNotFoundError:
             raise Startup(self.text("fail.no_journal", path=path)) from None
         except (ScriptError, TimeControlError, OSError) as error:

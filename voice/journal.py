@@ -13,6 +13,7 @@ next line starts on a line of its own.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from collections.abc import Iterable
@@ -125,8 +126,17 @@ class Journal:
 
     @classmethod
     def create(cls, path: Path, setup: Setup) -> Journal:
-        """Start a new journal with its setup line; an existing file is never overwritten."""
-        path.parent.mkdir(parents=True, exist_ok=True)
+        """Start a new journal with its setup line; an existing file is never overwritten.
+
+        A folder on the way that is a file raises ``NotADirectoryError`` (``mkdir`` says
+        ``FileExistsError``, which would read as "this game exists already").
+        """
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            raise NotADirectoryError(
+                errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent)
+            ) from None
         handle = path.open("xb")
         journal = cls(path, handle)
         journal._write(setup_to_json(setup))
