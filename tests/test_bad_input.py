@@ -142,3 +142,43 @@ def test_a_journal_inside_a_file_is_not_called_an_existing_game(tmp_path: Path) 
     text = one_sentence(result)
     assert f"In {a_file} kann ich keine Partie speichern: Not a directory." in text
     assert "gibt es schon" not in text
+
+
+# -- a start position that is already over ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fen", "why"),
+    [
+        ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", "Schachmatt"),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "Patt"),
+        ("8/8/4k3/8/8/3KB3/8/8 w - - 0 1", "keine Seite kann mehr mattsetzen"),
+        (
+            "8/8/4k3/8/8/3K4/8/7R w - - 150 90",
+            "fünfundsiebzig Züge ohne Bauernzug und ohne Schlagen",
+        ),
+    ],
+)
+def test_a_fen_that_is_already_over_starts_no_game(tmp_path: Path, fen: str, why: str) -> None:
+    """FIDE 5.1.1, 5.2.1, 5.2.2, 9.6.2: the game would have ended before its first move."""
+    journal = tmp_path / "g.jsonl"
+    result = voice_chess(
+        "play", "--text", "--no-speech", "--no-web", "--fen", fen, "--journal", str(journal)
+    )
+    assert result.returncode == 2
+    assert (
+        f"Diese Stellung ist schon zu Ende ({why}), darum beginnt keine Partie. "
+        "Abhilfe: --fen mit einer Stellung, die noch offen ist."
+    ) in one_sentence(result)
+    assert not journal.exists()
+
+
+def test_a_script_from_a_position_that_is_already_over_stops_at_its_setup(tmp_path: Path) -> None:
+    script = tmp_path / "s.jsonl"
+    script.write_text(
+        '{"setup": {"fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"}}\n{"t": 1, "blind": "zeit"}\n',
+        encoding="utf-8",
+    )
+    result = voice_chess("simulate", str(script))
+    assert result.returncode == 2
+    assert "line 1: setup.fen: the position is already over (stalemate)" in one_sentence(result)

@@ -443,10 +443,13 @@ class App:
         )
 
     def _new_session(self, setup: Setup) -> GameSession:
-        from voice.events import ScriptError
+        from voice.events import PositionOver, ScriptError
 
         try:
             return GameSession(setup, self.settings)
+        except PositionOver as over:
+            reason = message(self.language, f"game.reason.{over.reason}").rstrip(".")
+            raise Startup(self.text("fail.position_over", reason=reason)) from None
         except (ScriptError, TimeControlError) as error:
             raise Startup(self.text("fail.setup", error=str(error))) from None
 

@@ -45,6 +45,18 @@ class ScriptError(ValueError):
     """A script or journal line that is not one of the known forms."""
 
 
+class PositionOver(ScriptError):
+    """The start position is already over (``reason``: checkmate, stalemate, a dead position or
+    the 75-move rule, FIDE 5.1.1, 5.2.1, 5.2.2, 9.6.2): there is no game to play."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(
+            f"setup.fen: the position is already over ({reason.replace('_', ' ')}); "
+            "a game needs a position that is still open"
+        )
+        self.reason = reason
+
+
 # -- inputs -----------------------------------------------------------------------------------
 
 

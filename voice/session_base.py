@@ -22,6 +22,7 @@ from voice.events import (
     ClockState,
     MoveMade,
     OutputEvent,
+    PositionOver,
     Result,
     Say,
     ScriptError,
@@ -233,7 +234,7 @@ class SessionBase:
             self._end(t, "1-0" if side == "white" else "0-1", "checkmate", out)
         elif board.is_stalemate():
             self._end(t, "1/2-1/2", "stalemate", out)
-        elif board.is_insufficient_material():
+        elif is_dead_position(board):
             self._end(t, "1/2-1/2", "dead_position", out)
         elif board.is_fivefold_repetition():
             self._end(t, "1/2-1/2", "fivefold_repetition", out)
@@ -359,7 +360,28 @@ def _start_board(fen: str | None) -> chess.Board:
         raise ScriptError(f"setup.fen: not a FEN: {error}") from None
     if not board.is_valid():
         raise ScriptError(f"setup.fen: not a legal position ({board.status()!r})")
+    if (reason := position_over(board)) is not None:
+        raise PositionOver(reason)
     return board
+
+
+def position_over(board: chess.Board) -> str | None:
+    """Why the game in ``board`` is already over, as :meth:`_check_game_end` names it, or None."""
+    if board.is_checkmate():
+        return "checkmate"
+    if board.is_stalemate():
+        return "stalemate"
+    if is_dead_position(board):
+        return "dead_position"
+    if board.is_seventyfive_moves():
+        return "seventyfive_moves"
+    return None
+
+
+def is_dead_position(board: chess.Board) -> bool:
+    """No series of legal moves can lead to mate (FIDE 5.2.2). For now only insufficient
+    material; the one place to put a fuller dead-position decision."""
+    return board.is_insufficient_material()
 
 
 def _setup_value(extra: dict[str, Any], key: str, default: float) -> float:
