@@ -182,3 +182,99 @@ def test_a_script_from_a_position_that_is_already_over_stops_at_its_setup(tmp_pa
     result = voice_chess("simulate", str(script))
     assert result.returncode == 2
     assert "line 1: setup.fen: the position is already over (stalemate)" in one_sentence(result)
+
+
+# -- scripts and journals -------------------------------------------------------------------
+
+SETUP = '{"setup": {"mode": "game", "blind": "black", "time_control": "900+10"}}\n'
+
+
+def simulate_refuses(tmp_path: Path, content: bytes, *args: str) -> str:
+    """``simulate`` of a script with ``content``: exit 2, one line on standard error."""
+    script = tmp_path / "script.jsonl"
+    script.write_bytes(content)
+    result = voice_chess("simulate", *args, str(script))
+    assert result.returncode == 2
+    text = one_sentence(result)
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert script.read_bytes() == content
+    return text
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_a_script_time_that_is_not_a_number_is_refused(tmp_path: Path, constant: str) -> None:
+    line = f'{{"t": {constant}, "sighted": "e4"}}\n'
+    text = simulate_refuses(tmp_path, (SETUP + line).encode())
+    assert f"line 2: {constant} is not a number: write it in digits" in text
+
+
+def test_a_script_time_beyond_a_year_is_refused(tmp_path: Path) -> None:
+    text = simulate_refuses(tmp_path, (SETUP + '{"t": 1e300, "sighted": "e4"}\n').encode())
+    assert 'line 2: "t" must be from 0 to 31622400 seconds, not 1e+300' in text
+
+
+def test_a_fen_that_is_not_a_string_is_refused(tmp_path: Path) -> None:
+    text = simulate_refuses(tmp_path, b'{"setup": {"mode": "game", "fen": 42}}\n')
+    assert "line 1: setup.fen must be a text in quotes, not 42" in text
+
+
+def test_a_misspelled_setup_key_is_named_with_the_key_meant(tmp_path: Path) -> None:
+    text = simulate_refuses(tmp_path, b'{"setup": {"mode": "game", "corection_window": 2}}\n')
+    assert "setup: unknown key 'corection_window' (did you mean 'correction_window'?)" in text
+
+
+def test_a_script_that_is_not_utf8_names_the_line(tmp_path: Path) -> None:
+    content = SETUP.encode() + '{"t": 1, "blind": "Springer Felix drei, Jürgen"}\n'.encode(
+        "latin-1"
+    )
+    text = simulate_refuses(tmp_path, content)
+    assert "line 2 is not UTF-8 text; save the file in the UTF-8 encoding" in text
+
+
+def test_a_script_that_is_a_folder_is_named(tmp_path: Path) -> None:
+    result = voice_chess("simulate", str(tmp_path))
+    assert result.returncode == 2
+    assert f"voice-chess simulate: {tmp_path}: Is a directory" in one_sentence(result)
+
+
+def test_a_script_saved_with_a_byte_order_mark_runs(tmp_path: Path) -> None:
+    """Some editors start a UTF-8 file with one; it is UTF-8 all the same."""
+    script = tmp_path / "s.jsonl"
+    script.write_bytes(b"\xef\xbb\xbf" + SETUP.encode() + b'{"t": 1, "sighted": "e4"}\n')
+    result = voice_chess("simulate", str(script))
+    assert result.returncode == 0, result.stderr
+    assert '"san": "e4"' in result.stdout
+
+
+def test_resuming_a_journal_that_ends_with_a_comment_keeps_the_comment(tmp_path: Path) -> None:
+    """A comment is not a torn write: resuming appends after it and deletes nothing."""
+    journal = tmp_path / "game.jsonl"
+    before = SETUP + '{"t": 1, "sighted": "e4"}\n# arbiter: board checked, game goes on\n'
+    journal.write_text(before, encoding="utf-8")
+    result = voice_chess(
+        "simulate", "--resume", str(journal), "-", stdin='{"t": 5, "blind": "Eva fünf"}\n'
+    )
+    assert result.returncode == 0, result.stderr
+    assert "warning" not in result.stderr
+    assert '"san": "e5"' in result.stdout
+    after = journal.read_text(encoding="utf-8")
+    assert after.startswith(before)
+    assert after[len(before) :] == '{"t":5.0,"blind":"Eva fünf"}\n'
+
+
+# -- recordings and batch files -------------------------------------------------------------
+
+
+def test_recognize_given_a_folder_says_it_wants_a_recording(tmp_path: Path) -> None:
+    result = voice_chess("recognize", "--backend", "sphinx", str(tmp_path))
+    assert result.returncode == 1
+    assert f"{tmp_path}: a folder, not a WAV file (give one recording)" in one_sentence(result)
+
+
+def test_a_parse_batch_file_that_is_not_utf8_names_the_line(tmp_path: Path) -> None:
+    batch = tmp_path / "heard.jsonl"
+    batch.write_bytes(b'{"id": 1, "text": "Springer Felix drei"}\n{"id": 2, "text": "K\xf6nig"}\n')
+    result = voice_chess("parse", "--batch", str(batch))
+    assert result.returncode == 2
+    assert '"id": 1' in result.stdout  # the lines before it were answered
+    assert f"cannot read {batch}: line 2 is not UTF-8 text" in one_sentence(result)

@@ -30,6 +30,7 @@ from voice.events import (
     ScriptError,
     Setup,
     input_to_json,
+    loads,
     parse_input,
     parse_setup,
     setup_to_json,
@@ -52,7 +53,7 @@ class JournalContents:
 
 
 def _decode(raw: bytes) -> dict[str, Any]:
-    obj = json.loads(raw.decode("utf-8"))
+    obj = loads(raw.decode("utf-8"))
     if not isinstance(obj, dict):
         raise ValueError("not a JSON object")
     return obj
@@ -67,7 +68,12 @@ def parse_journal(data: bytes, name: str = "journal") -> JournalContents:
     for line in lines:
         offsets.append((position, line))
         position += len(line) + 1
-    numbered = [(i + 1, start, line) for i, (start, line) in enumerate(offsets) if line.strip()]
+    # Blank lines and comments ("#", as in scripts) are skipped, never taken for a torn write.
+    numbered = [
+        (i + 1, start, line)
+        for i, (start, line) in enumerate(offsets)
+        if line.strip() and not line.lstrip().startswith(b"#")
+    ]
     if not numbered:
         raise ScriptError(f"{name}: empty, no setup line")
     warnings: list[str] = []
