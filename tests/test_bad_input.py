@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from console import run_command
+from test_models import LAYOUT, model_zip, nothing_installed
 
 
 def voice_chess(
@@ -278,3 +279,43 @@ def test_a_parse_batch_file_that_is_not_utf8_names_the_line(tmp_path: Path) -> N
     assert result.returncode == 2
     assert '"id": 1' in result.stdout  # the lines before it were answered
     assert f"cannot read {batch}: line 2 is not UTF-8 text" in one_sentence(result)
+
+
+# -- model archives -------------------------------------------------------------------------
+
+
+def install_refused(archive: Path, body: bytes) -> str:
+    """``models install`` of a zip holding ``body``: exit 1, one sentence, nothing installed."""
+    archive.write_bytes(body)
+    result = voice_chess("models", "install", str(archive), "--quiet")
+    assert result.returncode == 1
+    assert nothing_installed()
+    return one_sentence(result)
+
+
+@pytest.mark.empty_models
+def test_a_model_zip_with_a_corrupt_member_is_called_damaged(tmp_path: Path) -> None:
+    body = bytearray(model_zip())
+    name = f"vosk-model-test-0.1/{next(iter(LAYOUT))}".encode()
+    start = body.index(name) + len(name)  # the first member's compressed data follows its name
+    body[start : start + 8] = bytes(b ^ 0xFF for b in body[start : start + 8])
+    archive = tmp_path / "vosk-model-test-0.1.zip"
+    text = install_refused(archive, bytes(body))
+    assert f"{archive} is damaged (" in text and "): copy or download it again" in text
+
+
+@pytest.mark.empty_models
+def test_a_model_zip_with_an_over_long_file_name_is_refused(tmp_path: Path) -> None:
+    archive = tmp_path / "odd.zip"
+    text = install_refused(archive, model_zip(files={**LAYOUT, "a" * 300 + ".txt": b"x"}))
+    assert (
+        f"{archive}: refusing the file name {'a' * 40!r}… in the zip: 304 bytes long, "
+        "this file system takes at most 255; this is not a model archive"
+    ) in text
+
+
+@pytest.mark.empty_models
+def test_a_model_zip_nested_deeper_than_the_file_system_allows_is_refused(tmp_path: Path) -> None:
+    archive = tmp_path / "deep.zip"
+    text = install_refused(archive, model_zip(files={**LAYOUT, "deep/" * 900 + "x.txt": b"x"}))
+    assert f"{archive} cannot be unpacked: deep: File name too long" in text
