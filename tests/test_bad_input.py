@@ -11,8 +11,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from console import run_command
+from console import Console, run_command
 from test_models import LAYOUT, model_zip, nothing_installed
+
+from voice.journal import read_journal
 
 
 def voice_chess(
@@ -319,3 +321,43 @@ def test_a_model_zip_nested_deeper_than_the_file_system_allows_is_refused(tmp_pa
     archive = tmp_path / "deep.zip"
     text = install_refused(archive, model_zip(files={**LAYOUT, "deep/" * 900 + "x.txt": b"x"}))
     assert f"{archive} cannot be unpacked: deep: File name too long" in text
+
+
+# -- the end of input while the engine thinks ---------------------------------------------------
+
+
+@pytest.mark.skipif(
+    not any(Path(p).is_file() for p in ("/usr/games/stockfish", "/usr/bin/stockfish")),
+    reason="Stockfish is not installed (Debian: apt install stockfish)",
+)
+def test_ctrl_d_while_the_engine_thinks_ends_quietly(tmp_path: Path) -> None:
+    """The engine's late move is dropped; nothing is reported about a task or future."""
+    settings = tmp_path / "config.toml"
+    settings.write_text("[engine]\nmove_time = 5.0\n", encoding="utf-8")
+    journal = tmp_path / "g.jsonl"
+    con = Console(
+        "--config",
+        str(settings),
+        "play",
+        "--text",
+        "--no-speech",
+        "--no-web",
+        "--opponent",
+        "engine",
+        "--level",
+        "8",
+        "--journal",
+        str(journal),
+    )
+    try:
+        con.expect("Die Partie beginnt. Sie spielen Weiß.")
+        con.type("Eva vier")
+        assert con.next_line() == "Eva vier"
+        con.end_input()  # Ctrl-D: the engine has five seconds of thinking left
+        assert con.wait() == 0
+    finally:
+        con.close()
+    con._error_reader.join(timeout=10)
+    assert con.errors == [], con.errors
+    assert "Fortsetzen mit: voice-chess play --resume" in con.output()
+    assert [type(e).__name__ for e in read_journal(journal).events] == ["BlindSpeech"]

@@ -836,6 +836,8 @@ class App:
         return self.session.pgn()
 
     async def _shutdown(self) -> None:
+        if self.opponent is not None:
+            await self.opponent.stop()
         if self.server is not None:
             with contextlib.suppress(Exception):
                 await self.server.stop()
