@@ -361,3 +361,55 @@ def test_ctrl_d_while_the_engine_thinks_ends_quietly(tmp_path: Path) -> None:
     assert con.errors == [], con.errors
     assert "Fortsetzen mit: voice-chess play --resume" in con.output()
     assert [type(e).__name__ for e in read_journal(journal).events] == ["BlindSpeech"]
+
+
+# -- options out of range -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "why"),
+    [
+        (("play", "--text", "--port", "99999"), "--port: must be a whole number from 0 to 65535"),
+        (("assist", "--text", "--port", "-1"), "--port: must be a whole number from 0 to 65535"),
+        (
+            ("parse", "--confidence", "nan", "Eva vier"),
+            "--confidence: must be a number from 0 to 1",
+        ),
+        (("parse", "--benchmark", "-5"), "--benchmark: must be a whole number from 1 to 100000"),
+        (("enrol", "--count", "0"), "--count: must be a whole number from 1 to 200"),
+        (("devices", "--test-microphone", "inf"), "--test-microphone: must be a number from 0.1"),
+    ],
+)
+def test_an_option_out_of_range_is_refused_before_anything_starts(
+    args: tuple[str, ...], why: str
+) -> None:
+    result = voice_chess(*args)
+    assert result.returncode == 2
+    assert why in one_sentence(result)
+
+
+def test_a_journal_that_is_a_folder_is_not_called_an_existing_game(tmp_path: Path) -> None:
+    result = voice_chess("play", "--text", "--no-speech", "--no-web", "--journal", str(tmp_path))
+    assert result.returncode == 2
+    text = one_sentence(result)
+    assert (
+        f"{tmp_path} ist ein Ordner; eine Partie wird in einer eigenen Datei gespeichert." in text
+    )
+    assert "--resume" not in text
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_resuming_a_folder_says_it_is_one(tmp_path: Path) -> None:
+    result = voice_chess("play", "--text", "--no-speech", "--no-web", "--resume", str(tmp_path))
+    assert result.returncode == 2
+    assert f"Das Journal {tmp_path} kann nicht gelesen werden: Is a directory." in one_sentence(
+        result
+    )
+
+
+def test_a_simulate_journal_that_is_a_folder_is_named(tmp_path: Path) -> None:
+    script = tmp_path / "s.jsonl"
+    script.write_text(SETUP, encoding="utf-8")
+    result = voice_chess("simulate", str(script), "--journal", str(tmp_path))
+    assert result.returncode == 2
+    assert f"voice-chess simulate: {tmp_path}: Is a directory" in one_sentence(result)

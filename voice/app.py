@@ -389,6 +389,8 @@ class App:
         path = self.plan.journal or new_journal_path(journal_dir(self.settings), datetime.now())
         try:
             self.journal = Journal.create(path, setup)
+        except IsADirectoryError:
+            raise Startup(self.text("fail.journal_is_folder", path=path)) from None
         except FileExistsError:
             raise Startup(self.text("fail.journal_exists", path=path)) from None
         except OSError as error:
@@ -465,7 +467,8 @@ class App:
         except FileNotFoundError:
             raise Startup(self.text("fail.no_journal", path=path)) from None
         except (ScriptError, TimeControlError, OSError) as error:
-            raise Startup(self.text("fail.bad_journal", path=path, error=str(error))) from None
+            why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            raise Startup(self.text("fail.bad_journal", path=path, error=why)) from None
         if not isinstance(resumed.core, GameSession):
             resumed.journal.close()
             raise Startup(self.text("fail.not_a_game", path=path))

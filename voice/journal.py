@@ -143,6 +143,8 @@ class Journal:
             raise NotADirectoryError(
                 errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent)
             ) from None
+        if path.is_dir():  # open("xb") would say FileExistsError: "this game exists already"
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         handle = path.open("xb")
         journal = cls(path, handle)
         journal._write(setup_to_json(setup))

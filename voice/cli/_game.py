@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, get_args
 
 from voice.app import App, Mode, Plan
+from voice.cli._values import PORT
 from voice.config import Language, Settings
 
 LATEST = Path("<latest>")
@@ -76,7 +77,7 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--port",
-        type=int,
+        type=PORT,
         metavar="N",
         help="port of the web board (default: [web] port; 0 = any free port)",
     )

@@ -9,6 +9,7 @@ import sys
 import time
 
 from voice.audio import AudioDeviceError, PortAudioMissing, list_devices, resolve_device
+from voice.cli._values import number
 from voice.config import Settings
 from voice.messages import message
 from voice.native import ESPEAK, PORTAUDIO
@@ -26,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--test-microphone",
-        type=float,
+        type=number(0.1, 3600.0),
         metavar="SECONDS",
         help="listen this long on the configured input device; print every utterance heard",
     )

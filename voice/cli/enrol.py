@@ -34,6 +34,7 @@ from typing import Any, get_args
 import chess
 import numpy as np
 
+from voice.cli._values import whole_number
 from voice.config import Language, Settings
 from voice.messages import display_text, message
 from voice.phrases import speakable
@@ -90,7 +91,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--count",
-        type=int,
+        type=whole_number(1, 200),
         default=DEFAULT_COUNT,
         metavar="N",
         help=f"how many moves to say (default {DEFAULT_COUNT}: every word twice; fewer learn less)",
@@ -520,9 +521,6 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 "recogniser that uses the learned voice",
                 file=sys.stderr,
             )
-            return EXIT_SETUP
-        if args.count < 1:
-            print("voice-chess enrol: --count must be at least 1", file=sys.stderr)
             return EXIT_SETUP
         vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
         phrases = enrolment_phrases(vocab, args.count)

@@ -78,7 +78,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             file=sys.stderr,
         )
         return 2
-    except OSError as error:
-        print(f"voice-chess simulate: {source}: {error.strerror}", file=sys.stderr)
+    except OSError as error:  # the script's, or the journal's (a folder, say)
+        print(
+            f"voice-chess simulate: {error.filename or source}: {error.strerror}", file=sys.stderr
+        )
         return 2
     return 0
