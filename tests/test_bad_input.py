@@ -413,3 +413,14 @@ def test_a_simulate_journal_that_is_a_folder_is_named(tmp_path: Path) -> None:
     result = voice_chess("simulate", str(script), "--journal", str(tmp_path))
     assert result.returncode == 2
     assert f"voice-chess simulate: {tmp_path}: Is a directory" in one_sentence(result)
+
+
+def test_an_enrolment_list_that_is_not_utf8_names_the_line(tmp_path: Path) -> None:
+    recordings = tmp_path / "moves.jsonl"
+    recordings.write_bytes(b'{"wav": "1.wav", "text": "K\xf6nig Gustav eins"}\n')
+    output = tmp_path / "voice.mllr"
+    result = voice_chess("enrol", "--from", str(recordings), "--output", str(output))
+    assert result.returncode == 2
+    text = one_sentence(result)
+    assert f"{recordings}: line 1 is not UTF-8 text; save the file in the UTF-8 encoding" in text
+    assert not output.exists()

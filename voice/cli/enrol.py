@@ -208,12 +208,13 @@ class RecordingsError(ValueError):
 def read_recordings(path: Path, vocab: Vocabulary) -> list[Any]:
     """The samples a ``--from`` file lists (``Sample``s of
     :mod:`voice.recognizers.adaptation`): 16 kHz audio and the text as canonical tokens."""
+    from voice.cli._input import text_lines
     from voice.recognizers.adaptation import Sample
     from voice.wavio import WavError, load_for_recognition
 
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as error:
+        lines = list(text_lines(str(path)))
+    except OSError as error:  # missing, a folder, not UTF-8 (the line is named)
         raise RecordingsError(f"{path}: {error.strerror or error}") from None
     samples = []
     for number, line in enumerate(lines, 1):
