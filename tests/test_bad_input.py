@@ -424,3 +424,11 @@ def test_an_enrolment_list_that_is_not_utf8_names_the_line(tmp_path: Path) -> No
     text = one_sentence(result)
     assert f"{recordings}: line 1 is not UTF-8 text; save the file in the UTF-8 encoding" in text
     assert not output.exists()
+
+
+def test_a_clock_script_giving_absurd_time_is_refused(tmp_path: Path) -> None:
+    """A game's arbiter actions were bounded; the talking clock's now are too."""
+    clock = '{"setup": {"mode": "clock"}}\n'
+    line = '{"t": 1, "arbiter": {"action": "add_time", "side": "white", "seconds": 1e300}}\n'
+    text = simulate_refuses(tmp_path, (clock + line).encode())
+    assert "line 2: arbiter action needs a non-negative number 'seconds' up to 36000" in text
