@@ -432,3 +432,14 @@ def test_a_clock_script_giving_absurd_time_is_refused(tmp_path: Path) -> None:
     line = '{"t": 1, "arbiter": {"action": "add_time", "side": "white", "seconds": 1e300}}\n'
     text = simulate_refuses(tmp_path, (clock + line).encode())
     assert "line 2: arbiter action needs a non-negative number 'seconds' up to 36000" in text
+
+
+def test_a_lexicon_that_is_not_utf8_is_named(tmp_path: Path) -> None:
+    lexicon = tmp_path / "extra.dict"
+    lexicon.write_bytes(b"k\xf6nig K OE N I C\n")
+    result = voice_chess(
+        "bench", "asr", "--backend", "sphinx", "--lexicon", str(lexicon), "--count", "1", "--quick"
+    )
+    assert result.returncode == 1
+    text = one_sentence(result)
+    assert f"{lexicon}: not UTF-8 text (byte at position 1); save it as UTF-8" in text
