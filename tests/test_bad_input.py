@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -443,3 +444,35 @@ def test_a_lexicon_that_is_not_utf8_is_named(tmp_path: Path) -> None:
     assert result.returncode == 1
     text = one_sentence(result)
     assert f"{lexicon}: not UTF-8 text (byte at position 1); save it as UTF-8" in text
+
+
+# -- typed input ----------------------------------------------------------------------------
+
+
+def test_a_typed_line_that_is_not_utf8_is_not_understood_and_the_game_goes_on(
+    tmp_path: Path,
+) -> None:
+    """A terminal or Braille keyboard set to Latin-1: with strict decoding (a de_DE.UTF-8
+    locale) the first such byte used to end the input, and the game with it."""
+    journal_option = ("--journal", str(tmp_path / "g.jsonl"))
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "voice",
+            "play",
+            "--text",
+            "--no-speech",
+            "--no-web",
+            *journal_option,
+        ],
+        input=b"K\xf6nig Gustav eins\nSpringer Felix drei\n",
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"},
+    )
+    assert result.returncode == 0
+    out = result.stdout.decode("utf-8")
+    assert "Nicht verstanden." in out
+    assert "\nSpringer Felix drei\n" in out  # the next line is still read and played
+    assert b"Traceback" not in result.stderr

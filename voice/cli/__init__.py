@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import pkgutil
 import sys
 from pathlib import Path
@@ -55,7 +56,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _lenient_stdin() -> None:
+    """Typed lines that are not UTF-8 (a Braille keyboard or terminal set to Latin-1, say) are
+    read with the bad byte replaced, so that the game answers "Nicht verstanden" instead of
+    the input ending at the first such byte and the game with it."""
+    if isinstance(sys.stdin, io.TextIOWrapper) and not sys.stdin.closed:
+        sys.stdin.reconfigure(errors="replace")
+
+
 def main(argv: list[str] | None = None) -> int:
+    _lenient_stdin()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
