@@ -72,6 +72,7 @@ def test_a_settings_folder_instead_of_a_file_is_named(tmp_path: Path) -> None:
         ("5400d86401", "an increment or delay of at most 3600 seconds"),
         ("99999999999999999999/900", "a period has at most 200 moves"),
         (":".join(["40/900"] * 11 + ["900"]), "at most 10 periods"),
+        ("0+5", "the first period needs a base time before its increment (for example '300+5')"),
     ],
 )
 def test_an_absurd_time_control_is_refused_before_the_game(

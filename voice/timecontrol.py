@@ -165,6 +165,13 @@ def parse_time_control(text: str, presets: Mapping[str, str] | None = None) -> T
     if len(parts) > MAX_PERIODS:
         raise TimeControlError(f"time control {text!r}: at most {MAX_PERIODS} periods")
     periods = tuple(_parse_period(part.strip(), text) for part in parts)
+    first = periods[0]
+    if first.base_ms == 0 and first.delay_ms == 0:
+        # The increment comes only after a completed move (6.3.1): the flag would fall at once.
+        raise TimeControlError(
+            f"time control {text!r}: the first period needs a base time before its increment "
+            f"(for example '300+{first.increment_ms // 1000}')"
+        )
     for period in periods[:-1]:
         if period.moves is None:
             raise TimeControlError(
