@@ -223,6 +223,12 @@ def test_a_fen_that_is_not_a_string_is_refused(tmp_path: Path) -> None:
     assert "line 1: setup.fen must be a text in quotes, not 42" in text
 
 
+@pytest.mark.parametrize("key", ["language", "opponent_language"])
+def test_a_language_without_a_catalogue_is_refused(tmp_path: Path, key: str) -> None:
+    text = simulate_refuses(tmp_path, f'{{"setup": {{"mode": "game", "{key}": "xx"}}}}\n'.encode())
+    assert f"line 1: setup.{key} must be one of ar, de, en, fa, he, not 'xx'" in text
+
+
 def test_a_misspelled_setup_key_is_named_with_the_key_meant(tmp_path: Path) -> None:
     text = simulate_refuses(tmp_path, b'{"setup": {"mode": "game", "corection_window": 2}}\n')
     assert "setup: unknown key 'corection_window' (did you mean 'correction_window'?)" in text

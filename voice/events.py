@@ -27,6 +27,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from voice.messages import languages
+
 Side = Literal["white", "black"]
 Audience = Literal["blind", "sighted", "all", "arbiter"]
 
@@ -253,9 +255,14 @@ def parse_setup(obj: dict[str, Any]) -> Setup:
     for key in raw:
         if key not in known and key not in SETUP_EXTRA_KEYS:
             raise _unknown_key(key, known | SETUP_EXTRA_KEYS)
-    for key in ("fen", "language"):
+    for key in ("fen", "language", "opponent_language"):
         if raw.get(key) is not None and not isinstance(raw[key], str):
             raise ScriptError(f"setup.{key} must be a text in quotes, not {raw[key]!r}")
+    for key in ("language", "opponent_language"):
+        if raw.get(key) is not None and raw[key] not in languages():
+            raise ScriptError(
+                f"setup.{key} must be one of {', '.join(languages())}, not {raw[key]!r}"
+            )
     control = raw.get("time_control", "")
     if not isinstance(control, str | int) or isinstance(control, bool):
         raise ScriptError(f"setup.time_control must be a text such as '900+10', not {control!r}")
