@@ -234,7 +234,7 @@ class SessionBase:
             self._end(t, "1-0" if side == "white" else "0-1", "checkmate", out)
         elif board.is_stalemate():
             self._end(t, "1/2-1/2", "stalemate", out)
-        elif is_dead_position(board):
+        elif board.is_insufficient_material():
             self._end(t, "1/2-1/2", "dead_position", out)
         elif board.is_fivefold_repetition():
             self._end(t, "1/2-1/2", "fivefold_repetition", out)
@@ -380,7 +380,8 @@ def position_over(board: chess.Board) -> str | None:
 
 def is_dead_position(board: chess.Board) -> bool:
     """No series of legal moves can lead to mate (FIDE 5.2.2). For now only insufficient
-    material; the one place to put a fuller dead-position decision."""
+    material; the one place to put a fuller dead-position decision (``voice.dead_position``'s
+    ``is_dead`` on main), for the start position as for the game's end."""
     return board.is_insufficient_material()
 
 

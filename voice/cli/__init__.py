@@ -65,9 +65,9 @@ def _lenient_stdin() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    _lenient_stdin()
     parser = build_parser()
     args = parser.parse_args(argv)
+    _lenient_stdin()
     try:
         settings = load_settings(args.config)
     except ConfigError as error:
