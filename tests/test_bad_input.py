@@ -483,3 +483,19 @@ def test_a_typed_line_that_is_not_utf8_is_not_understood_and_the_game_goes_on(
     assert "Nicht verstanden." in out
     assert "\nSpringer Felix drei\n" in out  # the next line is still read and played
     assert b"Traceback" not in result.stderr
+
+
+def test_a_parse_batch_confidence_that_is_not_a_number_is_answered_on_its_line(
+    tmp_path: Path,
+) -> None:
+    batch = tmp_path / "heard.jsonl"
+    batch.write_text(
+        '{"id": 1, "nbest": [{"text": "Eva vier", "confidence": NaN}]}\n'
+        '{"id": 2, "text": "Eva vier"}\n',
+        encoding="utf-8",
+    )
+    result = voice_chess("parse", "--batch", str(batch))
+    lines = result.stdout.splitlines()
+    assert lines[0] == '{"id": 1, "error": "\\"confidence\\" must be a number from 0 to 1"}'
+    assert '"move": "e2e4"' in lines[1]  # the next line is answered as usual
+    one_sentence(result)

@@ -130,6 +130,8 @@ def _batch_line(
                 raise ValueError('"nbest" must be a list of {"text": ..., "confidence": ...}')
             texts = [a["text"] for a in alternatives]
             levels = [float(a.get("confidence", 1.0)) for a in alternatives]
+            if not all(0.0 <= level <= 1.0 for level in levels):  # NaN fails too
+                raise ValueError('"confidence" must be a number from 0 to 1')
         elif isinstance(item.get("text"), str):
             texts, levels = [item["text"]], [1.0]
         else:
