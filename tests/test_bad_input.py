@@ -499,3 +499,9 @@ def test_a_parse_batch_confidence_that_is_not_a_number_is_answered_on_its_line(
     assert lines[0] == '{"id": 1, "error": "\\"confidence\\" must be a number from 0 to 1"}'
     assert '"move": "e2e4"' in lines[1]  # the next line is answered as usual
     one_sentence(result)
+
+
+def test_a_script_confidence_outside_0_to_1_is_refused(tmp_path: Path) -> None:
+    line = '{"t": 1, "blind_nbest": [["Eva fünf", 7]]}\n'
+    text = simulate_refuses(tmp_path, (SETUP + line).encode())
+    assert "line 2: " in text and "confidences 0 to 1" in text

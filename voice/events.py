@@ -305,10 +305,15 @@ def parse_input(obj: dict[str, Any]) -> InputEvent:
     if "blind_nbest" in obj:
         nbest = obj["blind_nbest"]
         if not isinstance(nbest, list) or not all(
-            isinstance(item, list) and len(item) == 2 and isinstance(item[1], int | float)
+            isinstance(item, list)
+            and len(item) == 2
+            and isinstance(item[1], int | float)
+            and 0 <= item[1] <= 1
             for item in nbest
         ):
-            raise ScriptError('"blind_nbest" must be a list of [TEXT, CONFIDENCE] pairs')
+            raise ScriptError(
+                '"blind_nbest" must be a list of [TEXT, CONFIDENCE] pairs, confidences 0 to 1'
+            )
         return BlindSpeech(t, tuple((str(text), float(conf)) for text, conf in nbest))
     if "sighted" in obj:
         return SightedMove(t, str(obj["sighted"]))
