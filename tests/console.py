@@ -130,6 +130,25 @@ class Console:
             self.process.wait()
 
 
+def run_command(
+    *args: str,
+    stdin: str | None = None,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``python -m voice ARGS`` run to its end: its exit status and what it printed."""
+    return subprocess.run(
+        [sys.executable, "-m", "voice", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+        env=env,
+        stdin=None if stdin is not None else subprocess.DEVNULL,
+    )
+
+
 def journal_board(path: Path, settings: object) -> chess.Board:
     """The position the journal at ``path`` leads to (replayed by the real session)."""
     contents = read_journal(path)

@@ -243,3 +243,13 @@ def test_an_adapted_recogniser_trusts_score_gaps_more_when_the_room_is_quiet(
     assert all(confidence == 0.0 for _, confidence in heard["adapted, quiet"][1:])
     assert any(confidence > 0.0 for _, confidence in heard["not adapted, quiet"][1:])
     assert any(confidence > 0.0 for _, confidence in heard["adapted, noisy"][1:])
+
+
+def test_saving_a_voice_onto_a_folder_fails_and_leaves_no_partial_file(tmp_path: Path) -> None:
+    """``enrol --output FOLDER``: the error is reported by the command; nothing is left over."""
+    folder = tmp_path / "voice.mllr"
+    folder.mkdir()
+    with pytest.raises(IsADirectoryError):
+        adaptation.write_atomically(folder, "transform")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["voice.mllr"]
+    assert list(folder.iterdir()) == []

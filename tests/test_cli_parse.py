@@ -4,23 +4,17 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from console import run_command
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 PROMOTION = "1n2k1n1/PP4PP/8/8/8/8/pp4pp/1N2K1N1 w - - 0 1"
 
 
 def voice_chess(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "voice", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return run_command(*args, stdin=stdin)
 
 
 # -- say-move -------------------------------------------------------------------------------

@@ -67,6 +67,17 @@ def test_the_opponents_moves_and_moves_not_said_are_not_kept(
     assert store.entries() == [] and learner.kept == 0
 
 
+def test_a_damaged_line_of_the_recordings_list_is_skipped_and_the_next_move_kept(
+    tmp_path: Path,
+) -> None:
+    """A byte that is not UTF-8 (a damaged disk) must not take a game down at the next move."""
+    store = RecordingStore(tmp_path / "recordings")
+    store.folder.mkdir(parents=True)
+    store.index.write_bytes(b'{"wav": "old.wav", "text": "k\xf6nig"}\n')
+    store.add(_tone(1.0, 5), ("springer", "felix", "drei"), "game")
+    assert [entry["text"] for entry in store.entries()] == ["springer felix drei"]
+
+
 def test_only_the_latest_recordings_are_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -66,6 +66,7 @@ from voice.vocabulary import Phrase, Vocabulary
 if TYPE_CHECKING:
     from voice.engine import Engine, EngineOpponent
     from voice.game_keys import GameKeyInput
+    from voice.native import NativeLibrary
     from voice.web.server import WebServer
 
 Mode = Literal["play", "assist"]
@@ -208,6 +209,7 @@ class App:
         self.engine: Engine | None = None
         self.opponent: EngineOpponent | None = None
         self.keys: GameKeyInput | None = None
+        self._missing_told: set[NativeLibrary] = set()  # native libraries said to be missing
         self.approval: dict[str, Any] | None = None  # the set-up the arbiter approved
         self.resumed_announcement: list[OutputEvent] | None = None
         self.key_actions = {
@@ -309,7 +311,10 @@ class App:
             device = friendly_name(self.output.speaker.device)
             self.output_words = self.text("output.speaker", device=device)
         except (AudioDeviceError, SpeechError, OSError) as error:
-            self.output.line(self.text("fail.no_speaker", error=str(error)))
+            missing = self._missing_library(error, speech=True)
+            if missing is None:
+                missing = self.text("fail.no_speaker", error=str(error))
+            self.output.line(missing)
             self.output_words = self.text("output.terminal")
 
     async def _open_input(self) -> None:
@@ -323,7 +328,8 @@ class App:
                 SpeechInput, self.settings, self.vocab, self.output.speaker
             )
         except Exception as error:  # no microphone, no recogniser, no model: typed lines
-            self.output.say(self._no_speech_input(error))
+            if sentence := self._no_speech_input(error):
+                self.output.say(sentence)
             self._use_text()
             return
         self.source = source
@@ -331,9 +337,25 @@ class App:
         self.input_words = source.describe(self.language)
         self._start_keys()
 
+    def _missing_library(self, error: Exception, *, speech: bool = False) -> str | None:
+        """The sentence naming the library to install, once: PortAudio is missing for the
+        loudspeaker and the microphone alike, and the player need not hear it twice."""
+        from voice.native import missing_library
+
+        library = missing_library(error, speech=speech)
+        if library is None:
+            return None
+        if library in self._missing_told:
+            return ""
+        self._missing_told.add(library)
+        return library.sentence(self.language)
+
     def _no_speech_input(self, error: Exception) -> str:
         from voice.audio import NoInputDeviceError
 
+        missing = self._missing_library(error)
+        if missing is not None:
+            return missing
         if isinstance(error, NoInputDeviceError):
             return self.text("fail.no_microphone")
         return self.text("fail.recognizer", error=str(error).rstrip("."))
@@ -365,15 +387,25 @@ class App:
     def _create(self, setup: Setup) -> None:
         """A new game's session and journal (the journal starts with the setup line)."""
         self.session = self._new_session(setup)
+        if self.plan.journal is None:
+            self._check_journal_dir()
         path = self.plan.journal or new_journal_path(journal_dir(self.settings), datetime.now())
         try:
             self.journal = Journal.create(path, setup)
+        except IsADirectoryError:
+            raise Startup(self.text("fail.journal_is_folder", path=path)) from None
         except FileExistsError:
             raise Startup(self.text("fail.journal_exists", path=path)) from None
         except OSError as error:
             raise Startup(
                 self.text("fail.journal_dir", path=path.parent, error=error.strerror)
             ) from None
+
+    def _check_journal_dir(self) -> None:
+        """``[session] journal_dir`` names a file: no game can be saved there or found there."""
+        folder = journal_dir(self.settings)
+        if folder.exists() and not folder.is_dir():
+            raise Startup(self.text("fail.journal_dir_file", path=folder))
 
     def _setup(self) -> Setup:
         plan = self.plan
@@ -419,10 +451,13 @@ class App:
         )
 
     def _new_session(self, setup: Setup) -> GameSession:
-        from voice.events import ScriptError
+        from voice.events import PositionOver, ScriptError
 
         try:
             return GameSession(setup, self.settings)
+        except PositionOver as over:
+            reason = message(self.language, f"game.reason.{over.reason}").rstrip(".")
+            raise Startup(self.text("fail.position_over", reason=reason)) from None
         except (ScriptError, TimeControlError) as error:
             raise Startup(self.text("fail.setup", error=str(error))) from None
 
@@ -432,10 +467,14 @@ class App:
 
         try:
             resumed = resume(path, self.settings)
+        except NotADirectoryError:
+            self._check_journal_dir()  # --resume alone looked for the latest game in a file
+            raise Startup(self.text("fail.no_journal", path=path)) from None
         except FileNotFoundError:
             raise Startup(self.text("fail.no_journal", path=path)) from None
         except (ScriptError, TimeControlError, OSError) as error:
-            raise Startup(self.text("fail.bad_journal", path=path, error=str(error))) from None
+            why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            raise Startup(self.text("fail.bad_journal", path=path, error=why)) from None
         if not isinstance(resumed.core, GameSession):
             resumed.journal.close()
             raise Startup(self.text("fail.not_a_game", path=path))
@@ -814,6 +853,8 @@ class App:
         return self.session.pgn()
 
     async def _shutdown(self) -> None:
+        if self.opponent is not None:
+            await self.opponent.stop()
         if self.server is not None:
             with contextlib.suppress(Exception):
                 await self.server.stop()

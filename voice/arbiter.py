@@ -77,7 +77,7 @@ ALIASES: dict[str, str] = {"illegal": "illegal_move", "result": "declare_result"
 
 ResultText = Literal["1-0", "0-1", "1/2-1/2"]
 _RESULTS: tuple[ResultText, ...] = ("1-0", "0-1", "1/2-1/2")
-_MAX_SECONDS = 36_000
+MAX_SECONDS = 36_000
 
 
 class ArbiterError(ValueError):
@@ -124,8 +124,8 @@ def _seconds(params: Mapping[str, Any], key: str, *, negative: bool = False) -> 
     value = params.get(key)
     if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
         raise ArbiterError(f"'{key}' must be a number of seconds, not {value!r}")
-    if abs(value) > _MAX_SECONDS or (value < 0 and not negative):
-        limit = f"-{_MAX_SECONDS}..{_MAX_SECONDS}" if negative else f"0..{_MAX_SECONDS}"
+    if abs(value) > MAX_SECONDS or (value < 0 and not negative):
+        limit = f"-{MAX_SECONDS}..{MAX_SECONDS}" if negative else f"0..{MAX_SECONDS}"
         raise ArbiterError(f"'{key}' must lie in {limit} seconds, not {value!r}")
     return round(value * 1000)
 

@@ -20,9 +20,11 @@ import subprocess
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Literal
 
-import sounddevice as sd
+if TYPE_CHECKING:
+    import sounddevice
 
 Kind = Literal["input", "output"]
 
@@ -48,6 +50,32 @@ class NoInputDeviceError(AudioDeviceError):
 
     def __init__(self, text: str) -> None:
         super().__init__(text, key="audio.no_input_device")
+
+
+class PortAudioMissing(AudioDeviceError):
+    """The PortAudio library is not installed: no device can be opened at all.
+
+    ``sounddevice`` raises ``OSError`` when it is imported without it, so it is imported only
+    when a command needs sound; the commands that do not (``parse``, ``simulate``, ``--help``)
+    then run on a machine without audio.
+    """
+
+    def __init__(self) -> None:
+        from voice.native import PORTAUDIO
+
+        super().__init__(
+            f"the sound library {PORTAUDIO.name} is not installed ({PORTAUDIO.install})",
+            key=PORTAUDIO.key,
+        )
+
+
+def _sounddevice() -> ModuleType:
+    """``sounddevice``, imported on first use; :class:`PortAudioMissing` without PortAudio."""
+    try:
+        import sounddevice
+    except OSError:
+        raise PortAudioMissing() from None
+    return sounddevice
 
 
 @dataclass(frozen=True)
@@ -89,6 +117,7 @@ def reinit_portaudio() -> None:
 
     PortAudio reads the device list once, when it is initialised.
     """
+    sd = _sounddevice()
     sd._terminate()
     sd._initialize()
 
@@ -98,13 +127,13 @@ def _channels(info: dict[str, Any], kind: Kind) -> int:
 
 
 def _default_index(kind: Kind) -> int:
-    pair = sd.default.device
+    pair = _sounddevice().default.device
     index = pair[0] if kind == "input" else pair[1]
     return int(index) if index is not None else -1
 
 
 def _portaudio_devices() -> list[dict[str, Any]]:
-    return [dict(info) for info in sd.query_devices()]
+    return [dict(info) for info in _sounddevice().query_devices()]
 
 
 def pulse_devices(kind: Kind) -> list[tuple[str, str]]:
@@ -230,7 +259,7 @@ def _missing(kind: Kind, text: str) -> AudioDeviceError:
 
 
 def _device(index: int, kind: Kind, pulse_name: str | None = None) -> Device:
-    info = dict(sd.query_devices(index))
+    info = dict(_sounddevice().query_devices(index))
     return Device(
         index=index,
         name=str(info["name"]),
@@ -333,6 +362,7 @@ def routed(device: Device) -> Iterator[None]:
 
 def supported_rate(device: Device, wanted: int) -> int:
     """``wanted`` if the device takes it, else the device's own default rate (we resample)."""
+    sd = _sounddevice()
     check = sd.check_input_settings if device.kind == "input" else sd.check_output_settings
     try:
         with routed(device):
@@ -342,14 +372,16 @@ def supported_rate(device: Device, wanted: int) -> int:
     return wanted
 
 
-def open_input(device: Device, **kwargs: Any) -> sd.InputStream:
+def open_input(device: Device, **kwargs: Any) -> sounddevice.InputStream:
     """An (unstarted) mono input stream on ``device``; kwargs as for ``sd.InputStream``."""
+    sd = _sounddevice()
     with routed(device):
         return sd.InputStream(device=device.index, channels=1, **kwargs)
 
 
-def open_output(device: Device, **kwargs: Any) -> sd.OutputStream:
+def open_output(device: Device, **kwargs: Any) -> sounddevice.OutputStream:
     """An (unstarted) mono output stream on ``device``; kwargs as for ``sd.OutputStream``."""
+    sd = _sounddevice()
     with routed(device):
         return sd.OutputStream(device=device.index, channels=1, **kwargs)
 

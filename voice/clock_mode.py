@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from voice.arbiter import MAX_SECONDS as MAX_ARBITER_SECONDS
 from voice.clock import SIDES, Clock, ClockError, FlagFall, Side
 from voice.config import Settings
 from voice.events import (
@@ -415,7 +416,16 @@ def _param_side(params: dict[str, Any], action: str) -> Side:
 
 
 def _param_number(params: dict[str, Any], name: str) -> float:
+    """A non-negative number up to the bound the game's arbiter actions have (ten hours of
+    seconds): beyond it no time could be said aloud."""
     value = params.get(name)
-    if not isinstance(value, int | float) or isinstance(value, bool) or value < 0:
-        raise ScriptError(f"arbiter action needs a non-negative number {name!r}, not {value!r}")
+    if (
+        not isinstance(value, int | float)
+        or isinstance(value, bool)
+        or not 0 <= value <= MAX_ARBITER_SECONDS
+    ):
+        raise ScriptError(
+            f"arbiter action needs a non-negative number {name!r} up to "
+            f"{MAX_ARBITER_SECONDS}, not {value!r}"
+        )
     return float(value)

@@ -238,6 +238,11 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: no such configuration file") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except UnicodeDecodeError as error:  # TOML is UTF-8 (an editor saved Latin-1, say)
+        raise ConfigError(
+            f"{path}: not UTF-8 text (byte 0x{error.object[error.start]:02x} at position "
+            f"{error.start}); save it in the UTF-8 encoding"
+        ) from None
     except OSError as error:
         raise ConfigError(f"{path}: cannot be read: {error.strerror}") from None
 
@@ -272,7 +277,9 @@ def _explain(error: ValidationError, origin: dict[str, Path], default: Path) -> 
             message = "unknown key (see config/default.toml for the keys that exist)"
         elif item["type"] == "missing":
             message = "missing key"
-        got = "" if item["type"] in {"missing"} else f" (got {item.get('input')!r})"
+        # a whole section's dump names nothing more: the message names the key inside it
+        quiet = item["type"] == "missing" or isinstance(item.get("input"), dict)
+        got = "" if quiet else f" (got {item.get('input')!r})"
         lines.append(f"{source}: key '{key}': {message}{got}")
     return ConfigError("\n".join(lines))
 

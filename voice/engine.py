@@ -26,6 +26,7 @@ which a resumed game has too.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import shutil
 from collections.abc import Callable, Sequence
@@ -227,6 +228,7 @@ class EngineOpponent:
         self._task: asyncio.Task[None] | None = None
         self._answered_offer: int | None = None
         self._scores: dict[int, int | None] = {}  # ply before its move -> its score there
+        self._stopped = False
         self.moves_sent = 0
 
     def start(self) -> None:
@@ -240,6 +242,20 @@ class EngineOpponent:
             self._task = asyncio.get_running_loop().create_task(self._recall_then_consider())
         else:
             self._consider()
+
+    async def stop(self) -> None:
+        """Play no more (the program ends, with Ctrl-D say, while the engine may be thinking).
+
+        The running turn is cancelled and awaited here, so that its late move is dropped
+        instead of reaching a closed host and being reported as "exception never retrieved".
+        """
+        self._stopped = True
+        task, self._task = self._task, None
+        if task is None:
+            return
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
     def _streaks_needed(self) -> list[tuple[Callable[[int], bool], int]]:
         """Each streak the manners count, and how many of the engine's earlier turns it needs
@@ -332,6 +348,8 @@ class EngineOpponent:
         )
 
     def _consider(self) -> None:
+        if self._stopped:
+            return
         if self._task is not None and not self._task.done():
             return  # a running move looks at offers before it is sent
         loop = asyncio.get_running_loop()

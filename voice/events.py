@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from voice.laws import EDITIONS
+from voice.messages import languages
 
 Side = Literal["white", "black"]
 Audience = Literal["blind", "sighted", "all", "arbiter"]
@@ -46,6 +47,18 @@ def to_seconds(ms: int) -> float:
 
 class ScriptError(ValueError):
     """A script or journal line that is not one of the known forms."""
+
+
+class PositionOver(ScriptError):
+    """The start position is already over (``reason``: checkmate, stalemate, a dead position or
+    the 75-move rule, FIDE 5.1.1, 5.2.1, 5.2.2, 9.6.2): there is no game to play."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(
+            f"setup.fen: the position is already over ({reason.replace('_', ' ')}); "
+            "a game needs a position that is still open"
+        )
+        self.reason = reason
 
 
 # -- inputs -----------------------------------------------------------------------------------
@@ -191,11 +204,72 @@ OutputEvent = Say | MoveMade | ClockState | Flag | Refused | Result
 # -- JSON lines -------------------------------------------------------------------------------
 
 
+# The setup keys beyond the Setup fields: settings a script may override for its game, the PGN
+# headers, and what the live program records for a resumed game (app, opponent, engine_level).
+SETUP_EXTRA_KEYS = frozenset(
+    {
+        "opponent_language",
+        "correction_window",
+        "always_confirm",
+        "repeat_back_check",
+        "warn_low_time",
+        "event",
+        "site",
+        "date",
+        "round",
+        "white",
+        "black",
+        "app",
+        "deaf_opponent",
+        "opponent",
+        "engine_level",
+    }
+)
+# A script's times: seconds since the start, finite and within a year (a typo such as 1e300
+# would otherwise overflow the clock's milliseconds).
+MAX_T_S = 366 * 24 * 3600
+
+
+def _reject_constant(name: str) -> Any:
+    raise ScriptError(f"{name} is not a number: write it in digits")
+
+
+def loads(text: str | bytes) -> Any:
+    """JSON as scripts and journals are read: ``NaN`` and ``Infinity``, which Python's json
+    would take, are refused (no clock can run on them)."""
+    return json.loads(text, parse_constant=_reject_constant)
+
+
+def _unknown_key(key: str, known: set[str]) -> ScriptError:
+    """A misspelled setup key, named as the settings file names one."""
+    import difflib
+
+    close = difflib.get_close_matches(key, sorted(known), n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return ScriptError(
+        f"setup: unknown key {key!r}{hint}; the keys that exist: {', '.join(sorted(known))}"
+    )
+
+
 def parse_setup(obj: dict[str, Any]) -> Setup:
     raw = obj.get("setup")
     if not isinstance(raw, dict):
         raise ScriptError('the first line must be {"setup": {...}}')
     known = {"mode", "blind", "time_control", "profile", "fen", "language", "laws"}
+    for key in raw:
+        if key not in known and key not in SETUP_EXTRA_KEYS:
+            raise _unknown_key(key, known | SETUP_EXTRA_KEYS)
+    for key in ("fen", "language", "opponent_language"):
+        if raw.get(key) is not None and not isinstance(raw[key], str):
+            raise ScriptError(f"setup.{key} must be a text in quotes, not {raw[key]!r}")
+    for key in ("language", "opponent_language"):
+        if raw.get(key) is not None and raw[key] not in languages():
+            raise ScriptError(
+                f"setup.{key} must be one of {', '.join(languages())}, not {raw[key]!r}"
+            )
+    control = raw.get("time_control", "")
+    if not isinstance(control, str | int) or isinstance(control, bool):
+        raise ScriptError(f"setup.time_control must be a text such as '900+10', not {control!r}")
     mode = raw.get("mode", "game")
     if mode not in ("game", "clock"):
         raise ScriptError(f"setup.mode must be 'game' or 'clock', not {mode!r}")
@@ -211,7 +285,7 @@ def parse_setup(obj: dict[str, Any]) -> Setup:
     return Setup(
         mode=mode,
         blind=blind,
-        time_control=str(raw.get("time_control", "")),
+        time_control=str(control),
         profile=profile,
         fen=raw.get("fen"),
         language=raw.get("language"),
@@ -231,18 +305,23 @@ def parse_input(obj: dict[str, Any]) -> InputEvent:
     """One script/journal line (already decoded from JSON) → an input event."""
     if "t" not in obj or not isinstance(obj["t"], int | float) or isinstance(obj["t"], bool):
         raise ScriptError('every line after the setup needs a number "t" (seconds)')
+    if not 0 <= obj["t"] <= MAX_T_S:
+        raise ScriptError(f'"t" must be from 0 to {MAX_T_S} seconds, not {obj["t"]!r}')
     t = to_ms(obj["t"])
-    if t < 0:
-        raise ScriptError('"t" must not be negative')
     if "blind" in obj:
         return BlindSpeech(t, ((str(obj["blind"]), 1.0),))
     if "blind_nbest" in obj:
         nbest = obj["blind_nbest"]
         if not isinstance(nbest, list) or not all(
-            isinstance(item, list) and len(item) == 2 and isinstance(item[1], int | float)
+            isinstance(item, list)
+            and len(item) == 2
+            and isinstance(item[1], int | float)
+            and 0 <= item[1] <= 1
             for item in nbest
         ):
-            raise ScriptError('"blind_nbest" must be a list of [TEXT, CONFIDENCE] pairs')
+            raise ScriptError(
+                '"blind_nbest" must be a list of [TEXT, CONFIDENCE] pairs, confidences 0 to 1'
+            )
         return BlindSpeech(t, tuple((str(text), float(conf)) for text, conf in nbest))
     if "sighted" in obj:
         return SightedMove(t, str(obj["sighted"]))

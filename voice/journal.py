@@ -13,6 +13,7 @@ next line starts on a line of its own.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from collections.abc import Iterable
@@ -29,6 +30,7 @@ from voice.events import (
     ScriptError,
     Setup,
     input_to_json,
+    loads,
     parse_input,
     parse_setup,
     setup_to_json,
@@ -51,7 +53,7 @@ class JournalContents:
 
 
 def _decode(raw: bytes) -> dict[str, Any]:
-    obj = json.loads(raw.decode("utf-8"))
+    obj = loads(raw.decode("utf-8"))
     if not isinstance(obj, dict):
         raise ValueError("not a JSON object")
     return obj
@@ -66,7 +68,12 @@ def parse_journal(data: bytes, name: str = "journal") -> JournalContents:
     for line in lines:
         offsets.append((position, line))
         position += len(line) + 1
-    numbered = [(i + 1, start, line) for i, (start, line) in enumerate(offsets) if line.strip()]
+    # Blank lines and comments ("#", as in scripts) are skipped, never taken for a torn write.
+    numbered = [
+        (i + 1, start, line)
+        for i, (start, line) in enumerate(offsets)
+        if line.strip() and not line.lstrip().startswith(b"#")
+    ]
     if not numbered:
         raise ScriptError(f"{name}: empty, no setup line")
     warnings: list[str] = []
@@ -125,8 +132,19 @@ class Journal:
 
     @classmethod
     def create(cls, path: Path, setup: Setup) -> Journal:
-        """Start a new journal with its setup line; an existing file is never overwritten."""
-        path.parent.mkdir(parents=True, exist_ok=True)
+        """Start a new journal with its setup line; an existing file is never overwritten.
+
+        A folder on the way that is a file raises ``NotADirectoryError`` (``mkdir`` says
+        ``FileExistsError``, which would read as "this game exists already").
+        """
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            raise NotADirectoryError(
+                errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent)
+            ) from None
+        if path.is_dir():  # open("xb") would say FileExistsError: "this game exists already"
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         handle = path.open("xb")
         journal = cls(path, handle)
         journal._write(setup_to_json(setup))

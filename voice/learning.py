@@ -73,14 +73,14 @@ class RecordingStore:
     def entries(self) -> list[dict[str, str]]:
         """The listed recordings, oldest first (an unreadable line is skipped)."""
         try:
-            lines = self.index.read_text(encoding="utf-8").splitlines()
+            lines = self.index.read_bytes().splitlines()
         except FileNotFoundError:
             return []
         entries = []
         for line in lines:
             try:
                 entry = json.loads(line)
-            except json.JSONDecodeError:
+            except ValueError:  # not JSON, or not UTF-8 (a damaged disk): skipped like the rest
                 continue
             if isinstance(entry, dict) and "wav" in entry and "text" in entry:
                 entries.append(entry)

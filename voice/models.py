@@ -32,6 +32,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import zipfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -673,9 +674,20 @@ def _progress_bar(name: str, total: int | None, shown: bool) -> Iterator[Any]:
         yield bar
 
 
-def _safe_members(archive: zipfile.ZipFile, source: Path) -> None:
+def _safe_members(archive: zipfile.ZipFile, source: Path, root: Path) -> None:
+    try:
+        longest = os.pathconf(root, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # not known here: the unpacking will tell
+        longest = 255
     for info in archive.infolist():
         parts = Path(info.filename).parts
+        for part in parts:
+            if len(os.fsencode(part)) > longest:
+                raise ModelError(
+                    f"{source}: refusing the file name {part[:40]!r}… in the zip: "
+                    f"{len(os.fsencode(part))} bytes long, this file system takes at most "
+                    f"{longest}; this is not a model archive"
+                )
         if info.filename.startswith(("/", "\\")) or ".." in parts or ":" in info.filename:
             raise ModelError(f"{source}: refusing the unsafe path {info.filename!r} in the zip")
         if (info.external_attr >> 16) & 0o170000 == 0o120000:
@@ -706,7 +718,7 @@ def _install_zip(
     try:
         try:
             with zipfile.ZipFile(archive_path) as archive:
-                _safe_members(archive, archive_path)
+                _safe_members(archive, archive_path, root)
                 needed = sum(info.file_size for info in archive.infolist())
                 free = shutil.disk_usage(root).free
                 if needed > free:
@@ -714,8 +726,16 @@ def _install_zip(
                         f"{archive_path} needs {needed:,} bytes unpacked, {root} has {free:,} free"
                     )
                 archive.extractall(staging)
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError) as error:
-            raise ModelError(f"{archive_path} is damaged: {error}") from None
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error) as error:
+            # zlib.error: a member's compressed data is corrupt (a broken copy)
+            raise ModelError(
+                f"{archive_path} is damaged ({error}): copy or download it again"
+            ) from None
+        except OSError as error:  # the disk filled up, a name the file system refuses
+            where = Path(error.filename).name if error.filename else archive_path
+            raise ModelError(
+                f"{archive_path} cannot be unpacked: {where}: {error.strerror}"
+            ) from None
         model = _model_root(staging)
         _check_model(model, str(archive_path))
         language = entry.language if entry else ""

@@ -23,6 +23,7 @@ from voice.events import (
     ClockState,
     MoveMade,
     OutputEvent,
+    PositionOver,
     Result,
     Say,
     ScriptError,
@@ -417,7 +418,22 @@ def _start_board(fen: str | None) -> chess.Board:
         raise ScriptError(f"setup.fen: not a FEN: {error}") from None
     if not board.is_valid():
         raise ScriptError(f"setup.fen: not a legal position ({board.status()!r})")
+    if (reason := position_over(board)) is not None:
+        raise PositionOver(reason)
     return board
+
+
+def position_over(board: chess.Board) -> str | None:
+    """Why the game in ``board`` is already over, as :meth:`_check_game_end` names it, or None."""
+    if board.is_checkmate():
+        return "checkmate"
+    if board.is_stalemate():
+        return "stalemate"
+    if is_dead(board):  # 5.2.2, as at the end of a move
+        return "dead_position"
+    if board.is_seventyfive_moves():
+        return "seventyfive_moves"
+    return None
 
 
 def _setup_value(extra: dict[str, Any], key: str, default: float) -> float:

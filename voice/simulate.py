@@ -29,6 +29,7 @@ from voice.events import (
     ScriptError,
     Setup,
     Tick,
+    loads,
     output_to_json,
     parse_input,
     parse_setup,
@@ -70,9 +71,11 @@ def _decode(line: str, number: int) -> dict[str, Any] | None:
     if not text or text.startswith("#"):
         return None
     try:
-        obj = json.loads(text)
+        obj = loads(text)
     except json.JSONDecodeError as error:
         raise ScriptError(f"line {number}: not JSON: {error.msg}") from None
+    except ScriptError as error:
+        raise ScriptError(f"line {number}: {error}") from None
     if not isinstance(obj, dict):
         raise ScriptError(f"line {number}: expected a JSON object")
     return obj

@@ -31,6 +31,12 @@ from typing import Literal
 Category = Literal["standard", "rapid", "blitz"]
 
 _MINUTE_MS = 60_000
+# Bounds no over-the-board game comes near; beyond them a typo (an extra digit, seconds written
+# as milliseconds) would start a clock of years that cannot even be said aloud.
+MAX_BASE_S = 24 * 3600
+MAX_EXTRA_S = 3600
+MAX_MOVES = 200
+MAX_PERIODS = 10
 _PERIOD_RE = re.compile(r"^(?:(?P<moves>\d+)/)?(?P<base>\d+)(?:(?P<kind>[+d])(?P<extra>\d+))?$")
 
 
@@ -111,8 +117,19 @@ def _parse_period(part: str, text: str) -> Period:
     moves = int(match["moves"]) if match["moves"] is not None else None
     if moves == 0:
         raise TimeControlError(f"time control {text!r}: a period needs at least one move")
-    base_ms = int(match["base"]) * 1000
-    extra_ms = int(match["extra"]) * 1000 if match["extra"] is not None else 0
+    base_s = int(match["base"])
+    extra_s = int(match["extra"]) if match["extra"] is not None else 0
+    for value, limit, what in (
+        (moves or 0, MAX_MOVES, f"at most {MAX_MOVES} moves"),
+        (base_s, MAX_BASE_S, f"at most {MAX_BASE_S} seconds (24 hours)"),
+        (extra_s, MAX_EXTRA_S, f"an increment or delay of at most {MAX_EXTRA_S} seconds"),
+    ):
+        if value > limit:
+            raise TimeControlError(
+                f"time control {text!r}: period {part!r} is too long; a period has {what}"
+            )
+    base_ms = base_s * 1000
+    extra_ms = extra_s * 1000
     if base_ms == 0 and extra_ms == 0:
         raise TimeControlError(f"time control {text!r}: period {part!r} gives no time at all")
     return Period(
@@ -145,7 +162,16 @@ def parse_time_control(text: str, presets: Mapping[str, str] | None = None) -> T
             f"time control {text!r} means 'no time control' ('-'): the clock needs one; {_EXPLAIN}"
         )
     parts = written.split(":")
+    if len(parts) > MAX_PERIODS:
+        raise TimeControlError(f"time control {text!r}: at most {MAX_PERIODS} periods")
     periods = tuple(_parse_period(part.strip(), text) for part in parts)
+    first = periods[0]
+    if first.base_ms == 0 and first.delay_ms == 0:
+        # The increment comes only after a completed move (6.3.1): the flag would fall at once.
+        raise TimeControlError(
+            f"time control {text!r}: the first period needs a base time before its increment "
+            f"(for example '300+{first.increment_ms // 1000}')"
+        )
     for period in periods[:-1]:
         if period.moves is None:
             raise TimeControlError(

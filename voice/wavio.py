@@ -28,7 +28,12 @@ class WavError(ValueError):
 
 def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
     """The samples of a WAV file as float32 in -1..1, channels averaged, and its sample rate."""
-    data = Path(path).read_bytes()
+    try:
+        data = Path(path).read_bytes()
+    except IsADirectoryError:
+        raise WavError(f"{path}: a folder, not a WAV file (give one recording)") from None
+    except PermissionError as error:
+        raise WavError(f"{path}: cannot be read: {error.strerror}") from None
     if len(data) < 12 or data[:4] != b"RIFF" or data[8:12] != b"WAVE":
         raise WavError(f"{path}: not a WAV file (no RIFF/WAVE header)")
     fmt: tuple[int, int, int, int] | None = None

@@ -59,6 +59,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _lenient_stdin() -> None:
+    """Typed lines that are not UTF-8 (a Braille keyboard or terminal set to Latin-1, say) are
+    read with the bad byte replaced, so that the game answers "Nicht verstanden" instead of
+    the input ending at the first such byte and the game with it."""
+    if isinstance(sys.stdin, io.TextIOWrapper) and not sys.stdin.closed:
+        sys.stdin.reconfigure(errors="replace")
+
+
 def main(argv: list[str] | None = None) -> int:
     # "kill -USR1 <pid>" prints where every thread of a program that seems stuck is, for a
     # bug report (the stacks go to standard error; the program goes on).
@@ -68,11 +76,17 @@ def main(argv: list[str] | None = None) -> int:
             faulthandler.register(signal.SIGUSR1, all_threads=True)
     parser = build_parser()
     args = parser.parse_args(argv)
+    _lenient_stdin()
     try:
         settings = load_settings(args.config)
     except ConfigError as error:
         print(f"voice-chess: configuration error\n{error}", file=sys.stderr)
         print(CONFIG_WAY_OUT, file=sys.stderr)
+        if args.command == "config" and args.what == "path":
+            # where the broken file is: the one thing needed to mend it
+            settings = load_settings(look_in_user_dir=False)
+            code: int = args._run(args, settings)
+            return code
         return 2
     if not hasattr(args, "_run"):
         # No command: a game if there is a microphone, else the demo (it runs anywhere).
@@ -81,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         command = default_command(settings)
         args = parser.parse_args([*(sys.argv[1:] if argv is None else argv), command])
     try:
-        code: int = args._run(args, settings)
+        code = args._run(args, settings)
     except ConfigError as error:
         print(f"voice-chess: configuration error\n{error}", file=sys.stderr)
         print(CONFIG_WAY_OUT, file=sys.stderr)

@@ -8,6 +8,7 @@ from typing import Any, get_args
 
 from voice.app import App, Mode, Plan
 from voice.cli._laws import add_laws_argument
+from voice.cli._values import PORT
 from voice.config import Language, Settings, override
 
 LATEST = Path("<latest>")
@@ -84,7 +85,7 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--port",
-        type=int,
+        type=PORT,
         metavar="N",
         help="port of the web board (default: [web] port; 0 = any free port)",
     )

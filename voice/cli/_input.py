@@ -5,6 +5,7 @@ A leading underscore: the command loader in ``voice/cli/__init__.py`` skips this
 
 from __future__ import annotations
 
+import errno
 import sys
 from collections.abc import Iterator
 from typing import IO
@@ -12,17 +13,38 @@ from typing import IO
 import chess
 
 
+class NotUtf8Error(OSError):
+    """A line of an input file that is not UTF-8 text (an editor saved it as Latin-1, say).
+
+    An ``OSError`` ("illegal byte sequence"), so that each command's handling of an unreadable
+    file names the file and says this sentence.
+    """
+
+    def __init__(self, number: int) -> None:
+        super().__init__(
+            errno.EILSEQ, f"line {number} is not UTF-8 text; save the file in the UTF-8 encoding"
+        )
+
+
+def text_lines(path: str) -> Iterator[str]:
+    """The lines of ``path`` ("-" reads standard input) as UTF-8 text (a byte-order mark at the
+    start is dropped); :class:`NotUtf8Error` names the first line that is not."""
+    handle: IO[bytes]
+    handle = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
+    try:
+        for number, raw in enumerate(handle, 1):
+            try:
+                yield raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError:
+                raise NotUtf8Error(number) from None
+    finally:
+        if handle is not sys.stdin.buffer:
+            handle.close()
+
+
 def input_lines(path: str) -> Iterator[str]:
     """The non-blank lines of ``path`` ("-" reads standard input)."""
-    handle: IO[str]
-    handle = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
-    try:
-        for line in handle:
-            if line.strip():
-                yield line
-    finally:
-        if handle is not sys.stdin:
-            handle.close()
+    return (line for line in text_lines(path) if line.strip())
 
 
 def board_from_fen(fen: str) -> chess.Board:

@@ -21,6 +21,7 @@ from voice.config import ClockKeys, Language, Settings
 from voice.events import Ask, ClockState, InputEvent, KeyPress, OutputEvent, Say, Setup, Tick
 from voice.keyboard import KeyReader
 from voice.messages import display_text, message
+from voice.native import NativeLibrary, missing_library, no_speaker_sentence
 from voice.phrases import speakable
 from voice.timecontrol import TimeControlError
 from voice.vocabulary import Vocabulary
@@ -76,13 +77,15 @@ class _Announcer:
         self._speaker: Any = None
         self._running: str | None = None
         self.language = language
+        self.missing: NativeLibrary | None = None  # a library said to be missing
         if speech:
             try:
                 from voice.speak import Speaker
 
                 self._speaker = Speaker(settings, language=language)
             except Exception as error:  # no engine, no device: the terminal still works
-                text = message(language, "app.fail.no_speaker", error=str(error).rstrip("."))
+                self.missing = missing_library(error, speech=True)
+                text = no_speaker_sentence(error, language)
                 print(display_text(text, language), file=sys.stderr)
 
     def emit(self, outputs: list[OutputEvent]) -> None:
@@ -261,6 +264,11 @@ def _listen(
     except Exception as error:  # no microphone, no recogniser: the keys still work
         from voice.audio import NoInputDeviceError
 
+        library = missing_library(error)
+        if library is not None:
+            if library != announcer.missing:  # PortAudio is said to be missing once
+                print(display_text(library.sentence(language), language), flush=True)
+            return None
         key = "clock.listen_no_microphone" if isinstance(error, NoInputDeviceError) else None
         text = (
             message(language, key)

@@ -327,7 +327,12 @@ def _clock(ms: int) -> str:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    from voice.native import ESPEAK
+
     demo = Demo(settings, args)
+    if not ESPEAK.installed():  # the demo's player speaks through it
+        print(display_text(ESPEAK.sentence(demo.language), demo.language), file=sys.stderr)
+        return 1
     try:
         demo.open()
     except Exception as error:

@@ -8,9 +8,11 @@ import queue
 import sys
 import time
 
-from voice.audio import AudioDeviceError, list_devices, resolve_device
+from voice.audio import AudioDeviceError, PortAudioMissing, list_devices, resolve_device
+from voice.cli._values import number
 from voice.config import Settings
 from voice.messages import message
+from voice.native import ESPEAK, PORTAUDIO
 from voice.phrases import speakable
 
 NAME = "devices"
@@ -25,14 +27,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--test-microphone",
-        type=float,
+        type=number(0.1, 3600.0),
         metavar="SECONDS",
         help="listen this long on the configured input device; print every utterance heard",
     )
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    devices = list_devices()
+    try:
+        devices = list_devices()
+    except PortAudioMissing:
+        print(PORTAUDIO.sentence(settings.language.blind), file=sys.stderr)
+        return 1
     if not devices:
         print("no audio devices found (is a sound card connected and the sound server running?)")
     else:
@@ -69,6 +75,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 def _test_speaker(settings: Settings) -> int:
     from voice.speak import Speaker
 
+    if not ESPEAK.installed():
+        print(ESPEAK.sentence(settings.language.blind), file=sys.stderr)
+        return 1
     with Speaker(settings) as speaker:
         events = speaker.subscribe()
         language = settings.language.blind

@@ -34,6 +34,7 @@ from typing import Any, get_args
 import chess
 import numpy as np
 
+from voice.cli._values import whole_number
 from voice.config import Language, Settings
 from voice.messages import display_text, message
 from voice.phrases import speakable
@@ -90,7 +91,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--count",
-        type=int,
+        type=whole_number(1, 200),
         default=DEFAULT_COUNT,
         metavar="N",
         help=f"how many moves to say (default {DEFAULT_COUNT}: every word twice; fewer learn less)",
@@ -163,7 +164,9 @@ class _Voice:
 
                 self.speaker = Speaker(settings, language=language)
             except Exception as error:  # no engine, no device: the terminal still works
-                text = message(language, "app.fail.no_speaker", error=str(error).rstrip("."))
+                from voice.native import no_speaker_sentence
+
+                text = no_speaker_sentence(error, language)
                 print(display_text(text, language), file=sys.stderr, flush=True)
 
     def say(self, key: str, **params: Any) -> None:
@@ -205,12 +208,13 @@ class RecordingsError(ValueError):
 def read_recordings(path: Path, vocab: Vocabulary) -> list[Any]:
     """The samples a ``--from`` file lists (``Sample``s of
     :mod:`voice.recognizers.adaptation`): 16 kHz audio and the text as canonical tokens."""
+    from voice.cli._input import text_lines
     from voice.recognizers.adaptation import Sample
     from voice.wavio import WavError, load_for_recognition
 
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as error:
+        lines = list(text_lines(str(path)))
+    except OSError as error:  # missing, a folder, not UTF-8 (the line is named)
         raise RecordingsError(f"{path}: {error.strerror or error}") from None
     samples = []
     for number, line in enumerate(lines, 1):
@@ -519,9 +523,6 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 file=sys.stderr,
             )
             return EXIT_SETUP
-        if args.count < 1:
-            print("voice-chess enrol: --count must be at least 1", file=sys.stderr)
-            return EXIT_SETUP
         vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
         phrases = enrolment_phrases(vocab, args.count)
         recognizer = None
@@ -552,6 +553,7 @@ def _record(
 ) -> tuple[list[Any], Any] | int:
     """The interactive part: the samples and the recogniser used, or the exit status."""
     from voice.audio import AudioDeviceError, NoInputDeviceError
+    from voice.native import missing_library
     from voice.recognizers import RecognizerError
     from voice.recognizers.sphinx import SphinxRecognizer
 
@@ -562,7 +564,8 @@ def _record(
         voice.say("enrol.no_microphone")
         return EXIT_SETUP
     except AudioDeviceError as error:
-        voice.say(error.key)
+        library = missing_library(error)
+        voice.say(error.key, **(library.params() if library is not None else {}))
         print(f"voice-chess enrol: {error}", file=sys.stderr)
         return EXIT_SETUP
     except RecognizerError as error:

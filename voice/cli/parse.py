@@ -22,6 +22,7 @@ from typing import Any
 import chess
 
 from voice.cli._input import board_from_fen, input_lines
+from voice.cli._values import number, whole_number
 from voice.config import MatchingSettings, Settings
 from voice.matcher import Decision, Hypothesis, MatchResult, match_move, sound_distance
 from voice.phrases import phrase_table, render_move
@@ -42,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--confidence",
-        type=float,
+        type=number(0.0, 1.0),
         action="append",
         metavar="C",
         help="confidence of each text, in order (default 1.0 each)",
@@ -57,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--benchmark",
-        type=int,
+        type=whole_number(1, 100_000),
         metavar="N",
         help="time table building and matching over N positions from random games and print "
         "the figures",
@@ -129,6 +130,8 @@ def _batch_line(
                 raise ValueError('"nbest" must be a list of {"text": ..., "confidence": ...}')
             texts = [a["text"] for a in alternatives]
             levels = [float(a.get("confidence", 1.0)) for a in alternatives]
+            if not all(0.0 <= level <= 1.0 for level in levels):  # NaN fails too
+                raise ValueError('"confidence" must be a number from 0 to 1')
         elif isinstance(item.get("text"), str):
             texts, levels = [item["text"]], [1.0]
         else:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
+from voice.cli._input import text_lines
 from voice.config import Settings
 from voice.events import ScriptError
 from voice.resume import run_journaled
@@ -40,14 +40,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _lines(source: str) -> Iterator[str]:
-    if source == "-":
-        yield from sys.stdin
-        return
-    with Path(source).open(encoding="utf-8") as handle:
-        yield from handle
-
-
 def _warn(text: str) -> None:
     print(f"voice-chess simulate: warning: {text}", file=sys.stderr)
 
@@ -65,10 +57,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     source = args.script if args.script is not None else args.resume
     try:
         if args.journal is None and args.resume is None:
-            lines = run_script(_lines(args.script), settings)
+            lines = run_script(text_lines(args.script), settings)
         else:
             lines = run_journaled(
-                None if args.script is None else _lines(args.script),
+                None if args.script is None else text_lines(args.script),
                 settings,
                 journal_path=args.journal,
                 resume_path=args.resume,
@@ -86,7 +78,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             file=sys.stderr,
         )
         return 2
-    except OSError as error:
-        print(f"voice-chess simulate: {source}: {error.strerror}", file=sys.stderr)
+    except OSError as error:  # the script's, or the journal's (a folder, say)
+        print(
+            f"voice-chess simulate: {error.filename or source}: {error.strerror}", file=sys.stderr
+        )
         return 2
     return 0

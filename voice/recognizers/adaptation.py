@@ -210,11 +210,15 @@ class Adaptation:
 def write_atomically(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file: a crash leaves the old file."""
     partial = _partial(path)
-    with partial.open("w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    partial.replace(path)
+    try:
+        with partial.open("w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        partial.replace(path)  # onto a folder, say: refused, and no .part is left behind
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
 
 
 def _partial(path: Path) -> Path:

@@ -83,7 +83,15 @@ class Lexicon:
         files = sorted(lexicon_dir().glob("*.dict")) if paths is None else list(paths)
         entries: dict[str, list[str]] = {}
         for path in files:
-            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            try:
+                text_of_file = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError as error:
+                raise LexiconError(
+                    f"{path}: not UTF-8 text (byte at position {error.start}); save it as UTF-8"
+                ) from None
+            except OSError as error:
+                raise LexiconError(f"{path}: cannot be read: {error.strerror}") from None
+            for number, line in enumerate(text_of_file.splitlines(), 1):
                 text = line.split("#", 1)[0].strip()
                 if not text:
                     continue
