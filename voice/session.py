@@ -54,6 +54,8 @@ from voice.events import (
     Tick,
     to_seconds,
 )
+from voice.explore import EXPLORE_KEYS
+from voice.explore_words import EXPLORE_COMMANDS, EXPLORE_WORDS, explore_phrases
 from voice.matcher import Decision, Hypothesis, MatchResult, match_move, rank_phrases
 from voice.phrases import MoveIntent, Refusal, explain_refusal, phrase_table, render_move
 from voice.position_words import position_words, where_words
@@ -91,6 +93,8 @@ _REQUESTS = frozenset(
         "scoresheet",
         "help",
         "stop",
+        *EXPLORE_COMMANDS,
+        *EXPLORE_KEYS,
     }
 )
 # Commands listed by "Hilfe" in the normal state, in this order.
@@ -337,6 +341,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
             for word in _WHERE_PIECES:
                 phrases.add((*where, word))
                 phrases.add((*where, WHERE_ARTICLES[word], word))
+        phrases.update(explore_phrases(self.board, self.vocab))
         if isinstance(self.pending, PendingChoice):
             phrases.update((word,) for word in self.vocab.number_words[: len(self.pending.moves)])
         if self.result is None and self.board.turn == color_of(self.blind):
@@ -348,7 +353,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
 
     def words_now(self) -> frozenset[str]:
         """The words worth listening for now (the recogniser's grammar, architecture.md)."""
-        words = set(self.vocab.command_words())
+        words = set(self.vocab.command_words()) | EXPLORE_WORDS[self.vocab.command_set]
         if isinstance(self.pending, PendingChoice):
             words.update(self.vocab.number_words[: len(self.pending.moves)])
         if self.result is None and self.board.turn == color_of(self.blind):
@@ -698,7 +703,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
         if key.startswith("sighted:"):
             self._sighted_key(key, t, out)
             return
-        if key in self.vocab.commands or key in ("choice",):
+        if key in self.vocab.commands or key in ("choice",) or key in EXPLORE_KEYS:
             self._command(Command(key), t, out)
             return
         self._tell(out, t, "key.unknown", name=key)
@@ -708,8 +713,32 @@ class GameSession(DrawsMixin, ArbiterMixin):
         if self.result is not None and name not in _REQUESTS:
             self._tell(out, t, "game.over", result=self._result_words(self.result))
             return
+        if name in EXPLORE_COMMANDS or name in EXPLORE_KEYS:
+            self._explore(command, t, out)
+            return
         handler: Callable[[Command, int, Outputs], None] = getattr(self, f"_cmd_{name}")
         handler(command, t, out)
+
+    def _explore(self, command: Command, t: int, out: Outputs) -> None:
+        """A line, a square, attacks, moves or material (:mod:`voice.explore`)."""
+        answer = self.explorer.answer(command, self.board, self.vocab, self.language)
+        self._tell_text(out, t, answer.text)
+        if answer.refused is not None:
+            self._request_refused(answer.refused, t, out)
+
+    def _description_refused(self, name: str, what: str, t: int, out: Outputs) -> bool:
+        """The position read-out follows the tournament rule for describing the board."""
+        refusal = self.explorer.refusal(name, self.language)
+        if refusal is None:
+            return False
+        self._tell_text(out, t, refusal)
+        self._request_refused(what, t, out)
+        return True
+
+    def _request_refused(self, what: str, t: int, out: Outputs) -> None:
+        """A request the tournament profile refused, logged for the arbiter (11.3.1)."""
+        self.log.append(LogEntry(t, "request_refused", self.blind, what))
+        self._to_arbiter(out, t, "arbiter.request_refused", side=self.blind, what=what)
 
     def _cmd_yes(self, command: Command, t: int, out: Outputs) -> None:
         match self.pending:
@@ -782,9 +811,13 @@ class GameSession(DrawsMixin, ArbiterMixin):
         self._tell_text(out, t, ann.last_moves_words(self.sheet, count, self.language))
 
     def _cmd_position(self, command: Command, t: int, out: Outputs) -> None:
+        if self._description_refused("position", ann.command_word(self.vocab, "position"), t, out):
+            return
         self._tell_text(out, t, position_words(self.board, self.vocab, self.language))
 
     def _cmd_where(self, command: Command, t: int, out: Outputs) -> None:
+        if self._description_refused("where", ann.command_word(self.vocab, "where"), t, out):
+            return
         if command.piece is None:
             self._tell(out, t, "where.which_piece")
             return
@@ -812,12 +845,16 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 self._tell(out, t, "help.correction")
             case PendingResign():
                 self._tell(out, t, "help.resign")
-            case _ if self.result is not None:
-                self._tell(out, t, "help.over", commands=words)
-            case _ if self.board.turn != color_of(self.blind):
-                self._tell(out, t, "help.wait", commands=words)
             case _:
-                self._tell(out, t, "help.move", commands=words)
+                if self.result is not None:
+                    key = "help.over"
+                elif self.board.turn != color_of(self.blind):
+                    key = "help.wait"
+                else:
+                    key = "help.move"
+                text = game_message(self.language, key, **self.command_words, commands=words)
+                explore = self.explorer.help(self.vocab, self.language)
+                self._tell_text(out, t, f"{text} {explore}" if explore else text)
 
     def _cmd_stop(self, command: Command, t: int, out: Outputs) -> None:
         """Stopping the speech now playing is the speech adapter's job; nothing changes here."""

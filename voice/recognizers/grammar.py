@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import chess
 
+from voice.explore_words import explore_phrases
 from voice.phrases import phrase_table
 from voice.vocabulary import CHECK_WORD, MATE_WORD, Phrase, Vocabulary
 
@@ -124,9 +125,9 @@ def position_phrases(
     board: chess.Board, vocab: Vocabulary, *, commands: bool = True
 ) -> frozenset[Phrase]:
     """What the blind player may say on their turn: every legal move's phrases plus, unless
-    ``commands`` is False, the command phrases (the session builds the same set, adding
-    numbers while choices are offered)."""
+    ``commands`` is False, the command phrases and the requests that explore the board (the
+    session builds the same set, adding numbers while choices are offered)."""
     phrases = set(phrase_table(board, vocab).with_check_words())
     if commands:
-        phrases |= command_phrases(vocab)
+        phrases |= command_phrases(vocab) | explore_phrases(board, vocab)
     return frozenset(phrases)
