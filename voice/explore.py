@@ -103,12 +103,10 @@ class Explorer:
         squares = command.squares
         prefix = ""
         if name in CURSOR_STEPS:
-            name, squares = "square", (self.cursor,)
             step = self._step(command.name)
+            name, squares = "square", (self.cursor if step is None else step,)
             if step is None:
                 prefix = message(language, "explore.edge") + " "
-            else:
-                squares = (step,)
         elif name in CURSOR_REQUESTS:
             name, squares = CURSOR_REQUESTS[name], (self.cursor,)
         refused = self.refusal(name, language)
@@ -118,12 +116,12 @@ class Explorer:
         if name != "material" and not squares:
             return Answer(message(language, "explore.which", example=example(name, vocab)))
         if name in ("square", "attackers", "defenders", "destinations"):
-            self.cursor = squares[0]
+            self.cursor = squares[0]  # the keys go on from the square asked about
         asked = Asked(name, squares, command.piece, board, vocab, language)
         return Answer(prefix + self._reply(asked))
 
     def _step(self, key: str) -> chess.Square | None:
-        """The cursor moved one square, or None at the edge (the cursor stays)."""
+        """The square one step from the cursor, or None at the edge (the cursor stays)."""
         file_step, rank_step = CURSOR_STEPS[key]
         if self.blind == chess.BLACK:
             file_step, rank_step = -file_step, -rank_step
@@ -131,8 +129,7 @@ class Explorer:
         rank = chess.square_rank(self.cursor) + rank_step
         if not (0 <= file < 8 and 0 <= rank < 8):
             return None
-        self.cursor = chess.square(file, rank)
-        return self.cursor
+        return chess.square(file, rank)
 
     # -- the requests -----------------------------------------------------------------------
 

@@ -834,7 +834,8 @@ class GameSession(DrawsMixin, ArbiterMixin):
         self._tell_text(out, t, self.sheet.spoken_lines(self.language))
 
     def _cmd_help(self, command: Command, t: int, out: Outputs) -> None:
-        words = ann.command_list(self.vocab, _HELP_COMMANDS, self.language)
+        allowed = [name for name in _HELP_COMMANDS if self.explorer.refusal(name, "en") is None]
+        words = ann.command_list(self.vocab, allowed, self.language)
         match self.pending:
             case PendingConfirm(spoken=spoken):
                 self._tell(out, t, "help.confirm", move=spoken)
