@@ -336,6 +336,8 @@ class GameSession(DrawsMixin, ArbiterMixin):
             # request misheard as "zurück" or "ja" must not find them in the grammar.
             if name in _ANSWERS and not asked:
                 continue
+            if name in EXPLORE_COMMANDS:
+                continue  # listened for whole, with their squares (explore_phrases below)
             phrases.update(command_phrases)
         for where in self.vocab.commands.get("where", ()):
             for word in _WHERE_PIECES:

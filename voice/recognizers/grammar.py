@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import chess
 
-from voice.explore_words import explore_phrases
+from voice.explore_words import EXPLORE_COMMANDS, explore_phrases
 from voice.phrases import phrase_table
 from voice.vocabulary import CHECK_WORD, MATE_WORD, Phrase, Vocabulary
 
@@ -117,8 +117,16 @@ def word_list(phrases: Iterable[Phrase], trailing: Iterable[str] = TRAILING_WORD
 
 
 def command_phrases(vocab: Vocabulary) -> frozenset[Phrase]:
-    """Every command phrase of the vocabulary's command set (rules.md §7)."""
-    return frozenset(phrase for phrases in vocab.commands.values() for phrase in phrases)
+    """Every command phrase of the vocabulary's command set (rules.md §7), except the bare
+    beginnings of the requests that explore the board ("Linie", "wer deckt"): those are
+    listened for whole (:func:`voice.explore_words.explore_phrases`); alone in the grammar,
+    they won over the whole request ("Linie Eva" heard as "Linie")."""
+    return frozenset(
+        phrase
+        for name, phrases in vocab.commands.items()
+        if name not in EXPLORE_COMMANDS
+        for phrase in phrases
+    )
 
 
 def position_phrases(
