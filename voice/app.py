@@ -566,7 +566,10 @@ class App:
             ranks=", ".join(approval.rank_words),
             files=", ".join(approval.file_words),
         )
-        self.output.say(summary)
+        # What the player may ask about the board (issue 22), for the arbiter to check too.
+        allowed = session.explorer.describe_board
+        describe = "assist.describe_on" if allowed else "assist.describe_off"
+        self.output.say(f"{summary} {self.text(describe)}")
         if self._serves_web():
             self._open_host(0, held=True)
             await self._start_web(approval)
