@@ -275,8 +275,10 @@ def test_D_2_10_4_tournament_answers_descriptions_on_request_by_default(
 ) -> None:
     out = run("explore_tournament", settings)
     assert says(out, "blind", 10.0)[0].startswith("Eva acht schwarzer König")
+    assert says(out, "blind", 10.5) == ["Hector fünf bis Anna fünf: alles leer."]
+    assert says(out, "blind", 10.7)[0].startswith("Anna eins weißer Turm, Bella zwei weißer Bauer")
     assert says(out, "blind", 11.0) == ["Eva vier: weißer Bauer."]
-    assert says(out, "arbiter", 10.0) == []
+    assert says(out, "arbiter", 10.0) == says(out, "arbiter", 10.5) == []
     help_text = says(out, "blind", 18.0)[0]
     assert "Linie Eva" in help_text and "wer greift" not in help_text
 
