@@ -242,6 +242,25 @@ def diagonal_from(square: chess.Square, step: int) -> list[chess.Square]:
         line.append(chess.square(file, rank))
 
 
+def explore_only_words(vocab: Vocabulary) -> frozenset[str]:
+    """The words only the exploring requests use ("linie", "greift", …): a recogniser whose
+    model lacks one can still hear moves and the other commands."""
+    other = {
+        word
+        for name, phrases in vocab.commands.items()
+        if name not in EXPLORE_COMMANDS
+        for phrase in phrases
+        for word in phrase
+    }
+    mine = {
+        word
+        for name in EXPLORE_COMMANDS
+        for phrase in vocab.commands.get(name, ())
+        for word in phrase
+    }
+    return frozenset(mine - other - vocab.move_words())
+
+
 EXPLORE_WORDS: Mapping[str, frozenset[str]] = {
     "de": frozenset({"auf", "an", "kann", "der", "die"}),
     "en": frozenset({"the", "on", "go"}),
