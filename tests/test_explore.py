@@ -5,6 +5,7 @@ descriptions, FIDE 11.3.1 for analysis aids)."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import chess
@@ -14,7 +15,7 @@ from speech_audio import needs_espeak, synthesize
 
 from voice.config import Settings, override
 from voice.events import BlindSpeech, KeyPress, Setup
-from voice.explore import diagonal_between, longer_diagonal, material_words
+from voice.explore import EXPLORE_KEYS, diagonal_between, longer_diagonal, material_words
 from voice.explore_words import EXPLORE_COMMANDS, every_explore_phrase, explore_phrases
 from voice.matcher import Decision, Hypothesis, match_move
 from voice.messages import message
@@ -307,6 +308,13 @@ def test_the_setting_switches_descriptions_off_for_every_tournament_game(
     assert ask(home, "Linie Eva")[0].startswith("Eva eins weißer König")
 
 
+def test_the_arbiter_s_log_names_the_piece_asked_about(settings: Settings) -> None:
+    game = session(settings, profile="tournament")
+    ask(game, "wohin Cesar eins", 1000)
+    ask(game, "wohin Eva vier", 2000)  # an empty square
+    assert [entry.detail for entry in game.log] == ["Läufer Cesar eins wohin", "wohin Eva vier"]
+
+
 def test_a_refused_request_is_in_the_journal_state_for_the_arbiter(settings: Settings) -> None:
     game = session(settings, profile="tournament")
     ask(game, "Material", 5000)
@@ -473,3 +481,23 @@ def test_a_spoken_request_is_heard_and_answered(
     spoken = [e.text for e in events if getattr(e, "to", None) == "blind"]
     assert spoken[0].startswith(answer)
     assert game.sheet.entries == []
+
+
+def test_every_request_and_key_is_answered_in_random_positions(settings: Settings) -> None:
+    """One sentence each, never a traceback: every request phrase of the position and every
+    key, both sides, both profiles, in positions of random games."""
+    rng = random.Random(7)
+    for _ in range(12):
+        board = chess.Board()
+        for _ in range(rng.randint(0, 80)):
+            moves = list(board.legal_moves)
+            if not moves or board.is_game_over():
+                break
+            board.push(rng.choice(moves))
+        for blind in ("white", "black"):
+            for profile in ("home", "tournament"):
+                game = session(settings, blind=blind, profile=profile, fen=board.fen())
+                for phrase in sorted(explore_phrases(game.board, game.vocab)):
+                    assert len(ask(game, " ".join(phrase))) == 1, phrase
+                for name in sorted(EXPLORE_KEYS):
+                    assert len(key(game, name)) == 1, name

@@ -111,7 +111,7 @@ class Explorer:
             name, squares = CURSOR_REQUESTS[name], (self.cursor,)
         refused = self.refusal(name, language)
         if refused is not None:
-            what = example(name, vocab, squares[0] if squares else None)
+            what = example(name, vocab, squares[0] if squares else None, board)
             return Answer(refused, refused=what)
         if name != "material" and not squares:
             return Answer(message(language, "explore.which", example=example(name, vocab)))

@@ -126,16 +126,22 @@ _PIECES: Mapping[str, chess.PieceType] = {word: piece for piece, word in PIECE_W
 _ARTICLES: Mapping[str, str] = {"dame": "die"}
 
 
-def example(name: str, vocab: Vocabulary, square: chess.Square | None = None) -> str:
-    """A whole request as the player says it, about ``square`` or an example square: for help,
-    for "which square?" and for the arbiter's log."""
+def example(
+    name: str,
+    vocab: Vocabulary,
+    square: chess.Square | None = None,
+    board: chess.Board | None = None,
+) -> str:
+    """A whole request as the player says it, about ``square`` on ``board`` (the piece that
+    stands there) or about an example square: for help, for "which square?" and for the
+    arbiter's log."""
     squares = dict(_EXAMPLE_SQUARES)
-    board = _EXAMPLE_BOARD
     if square is not None:
         squares[name] = square
-        board = chess.Board(None)
-        board.set_piece_at(square, chess.Piece(chess.KNIGHT, chess.WHITE))
-    return vocab.display(next(_phrases(name, vocab, board, only=squares)))
+    phrase = next(_phrases(name, vocab, board or _EXAMPLE_BOARD, only=squares), None)
+    if phrase is None:  # "wohin" about an empty square
+        phrase = (*vocab.commands[name][0], *vocab.square_words(squares[name]))
+    return vocab.display(phrase)
 
 
 _EXAMPLE_BOARD = chess.Board()
