@@ -848,16 +848,19 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 self._tell(out, t, "help.correction")
             case PendingResign():
                 self._tell(out, t, "help.resign")
+            case _ if self.result is not None:
+                self._tell_help(out, t, "help.over", words)
+            case _ if self.board.turn != color_of(self.blind):
+                self._tell_help(out, t, "help.wait", words)
             case _:
-                if self.result is not None:
-                    key = "help.over"
-                elif self.board.turn != color_of(self.blind):
-                    key = "help.wait"
-                else:
-                    key = "help.move"
-                text = game_message(self.language, key, **self.command_words, commands=words)
-                explore = self.explorer.help(self.vocab, self.language)
-                self._tell_text(out, t, f"{text} {explore}" if explore else text)
+                self._tell_help(out, t, "help.move", words)
+
+    def _tell_help(self, out: Outputs, t: int, key: str, words: str) -> None:
+        """The help sentence, then the requests that explore the board (those the profile
+        answers), in one announcement."""
+        text = game_message(self.language, key, **self.command_words, commands=words)
+        explore = self.explorer.help(self.vocab, self.language)
+        self._tell_text(out, t, f"{text} {explore}" if explore else text)
 
     def _cmd_stop(self, command: Command, t: int, out: Outputs) -> None:
         """Stopping the speech now playing is the speech adapter's job; nothing changes here."""
