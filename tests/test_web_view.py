@@ -42,18 +42,6 @@ def test_only_the_opponent_gets_legal_moves_and_only_on_its_turn(
         assert view_of(game, "arbiter").legal is None
 
 
-def test_only_the_arbiter_gets_the_log_and_the_counts(settings: Settings, tmp_path: Path) -> None:
-    with live_game(settings, tmp_path, profile="tournament") as game:
-        game.blind_says("Springer Anna fünf")  # no knight can go there: logged, counted
-        arbiter = view_of(game, "arbiter")
-        assert arbiter.illegal_attempts == {"white": 1, "black": 0}
-        assert arbiter.log is not None and arbiter.log[-1].kind == "illegal_attempt"
-        assert "Abgelehnter Zugversuch" in arbiter.log[-1].text
-        for role in ("opponent", "spectator"):
-            other = view_of(game, role)
-            assert other.log is None and other.illegal_attempts is None and other.pending is None
-
-
 def test_the_arbiter_s_panel_lists_a_refused_analysis_request(
     settings: Settings, tmp_path: Path
 ) -> None:
@@ -64,3 +52,15 @@ def test_the_arbiter_s_panel_lists_a_refused_analysis_request(
         assert "Abgelehnte Anfrage (Turnier)" in arbiter.log[-1].text
         assert "wer greift David fünf an" in arbiter.log[-1].text
         assert arbiter.illegal_attempts == {"white": 0, "black": 0}  # not a move attempt
+
+
+def test_only_the_arbiter_gets_the_log_and_the_counts(settings: Settings, tmp_path: Path) -> None:
+    with live_game(settings, tmp_path, profile="tournament") as game:
+        game.blind_says("Springer Anna fünf")  # no knight can go there: logged, counted
+        arbiter = view_of(game, "arbiter")
+        assert arbiter.illegal_attempts == {"white": 1, "black": 0}
+        assert arbiter.log is not None and arbiter.log[-1].kind == "illegal_attempt"
+        assert "Abgelehnter Zugversuch" in arbiter.log[-1].text
+        for role in ("opponent", "spectator"):
+            other = view_of(game, role)
+            assert other.log is None and other.illegal_attempts is None and other.pending is None
