@@ -54,7 +54,7 @@ from voice.events import (
     Tick,
     to_seconds,
 )
-from voice.explore import EXPLORE_KEYS
+from voice.explore import EXPLORE_KEYS, Explorer
 from voice.explore_words import EXPLORE_COMMANDS, EXPLORE_WORDS, explore_phrases
 from voice.matcher import Decision, Hypothesis, MatchResult, match_move, rank_phrases
 from voice.phrases import MoveIntent, Refusal, explain_refusal, phrase_table, render_move
@@ -67,6 +67,7 @@ from voice.session_base import (
     PendingConfirm,
     PendingCorrection,
     PendingResign,
+    _setup_flag,
     color_of,
     game_message,
     side_of,
@@ -148,6 +149,12 @@ SIGHTED_KEYS = (
 
 class GameSession(DrawsMixin, ArbiterMixin):
     """One game between a blind and a sighted player (or an engine on the sighted side)."""
+
+    def __init__(self, setup: Setup, settings: Settings) -> None:
+        super().__init__(setup, settings)
+        # Exploring the board (voice.explore): the arbiter's rule for descriptions, the cursor.
+        describe = _setup_flag(setup.extra, "describe_board", settings.session.describe_board)
+        self.explorer = Explorer(self.blind, self.profile, describe)
 
     # -- the Core protocol ------------------------------------------------------------------
 

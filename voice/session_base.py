@@ -29,7 +29,6 @@ from voice.events import (
     Side,
     to_seconds,
 )
-from voice.explore import Explorer
 from voice.messages import message
 from voice.phrases import render_move
 from voice.scoresheet import Entry, Scoresheet
@@ -170,8 +169,6 @@ class SessionBase:
         self.log: list[LogEntry] = []
         self.last_said = ""
         self.expect_repeat: chess.Move | None = None  # the opponent's move to repeat back
-        describe = _setup_flag(extra, "describe_board", settings.session.describe_board)
-        self.explorer = Explorer(self.blind, self.profile, describe)
         thresholds = sorted(set(settings.clock.low_time_warnings), reverse=True)
         self._thresholds_ms = [s * 1000 for s in thresholds]
         start_ms = self.clock.remaining_ms(self.blind, 0)
