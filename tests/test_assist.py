@@ -44,6 +44,9 @@ def test_tournament_board_with_web_opponent_and_arbiter(tmp_path: Path) -> None:
         con.expect("voice-chess, Turnierbrett: getippte Züge und Befehle; Ausgabe nur als Text.")
         con.expect("Turnierprofil, Auskunft nur auf Anfrage, Bedenkzeit eine Stunde dreißig")
         summary = con.expect("Aufbau für den Schiedsrichter:")
+        # What the player may ask about the board (issue 22; 11.3.1 for analysis aids).
+        describe = "Beschreibungen des Bretts auf Anfrage: erlaubt. Analysehilfen: abgelehnt"
+        assert describe + " (Artikel 11.3)." in summary
         assert "Reihen: eins, zwei, drei, vier, fünf, sechs, sieben, acht." in summary
         assert summary.strip().endswith("FIDE-Regeln 2023.")  # the arbiter approves the Laws too
         # The pages are served before the approval: the arbiter may approve on them too.

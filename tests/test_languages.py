@@ -33,6 +33,7 @@ from voice.audio import resample
 from voice.cli.clock import request_words
 from voice.config import Settings, override
 from voice.events import BlindSpeech, Say, Setup
+from voice.explore_words import EXPLORE_WORDS
 from voice.journal import read_journal
 from voice.messages import display_text, isolate_latin, message
 from voice.phrases import speakable
@@ -151,10 +152,12 @@ def game_says(settings: Settings, language: str, commands: str = "de") -> list[s
 
 
 def allowed_words(commands: str = "de") -> set[str]:
-    """Appendix D words, the command words and the choice numbers: the same in every
-    language (voice.vocabulary), lower case."""
+    """Appendix D words, the command words (with the words inside the requests that explore
+    the board, "was steht auf …", as help gives them for examples) and the choice numbers:
+    the same in every language (voice.vocabulary), lower case."""
     vocab = Vocabulary.default(commands)
-    return {*vocab.move_words(), *vocab.command_words(), *NUMBER_WORDS[commands], *PLURALS}
+    said = {*vocab.command_words(), *EXPLORE_WORDS[commands]}
+    return {*vocab.move_words(), *said, *NUMBER_WORDS[commands], *PLURALS}
 
 
 def foreign_letters(text: str, language: str, allowed: set[str]) -> str:

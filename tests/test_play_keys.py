@@ -18,22 +18,18 @@ from voice.events import KeyPress
 from voice.journal import read_journal
 
 
+def _play(journal: Path) -> PtyConsole:
+    """``voice-chess play`` against the engine on a terminal, printing instead of speaking."""
+    options = ("--no-speech", "--no-web", "--opponent", "engine", "--level", "1")
+    return PtyConsole("play", *options, "--journal", str(journal))
+
+
 @pytest.mark.audio
 def test_keys_ask_the_time_report_a_touched_piece_and_quit(
     pulse: PulseAudio, tmp_path: Path
 ) -> None:
     journal = tmp_path / "game.jsonl"
-    con = PtyConsole(
-        "play",
-        "--no-speech",
-        "--no-web",
-        "--opponent",
-        "engine",
-        "--level",
-        "1",
-        "--journal",
-        str(journal),
-    )
+    con = _play(journal)
     try:
         con.expect("Spracherkennung")
         con.expect("Die Partie beginnt. Sie spielen Weiß.")
@@ -52,3 +48,26 @@ def test_keys_ask_the_time_report_a_touched_piece_and_quit(
         con.close()
     keys = [e.key for e in read_journal(journal).events if isinstance(e, KeyPress)]
     assert keys == ["time", "touched"]
+
+
+@pytest.mark.audio
+def test_arrow_keys_move_a_cursor_that_reads_its_square(pulse: PulseAudio, tmp_path: Path) -> None:
+    """Issue 22: a Braille-display user explores the board with keys alone."""
+    journal = tmp_path / "game.jsonl"
+    con = _play(journal)
+    try:
+        con.expect("Die Partie beginnt. Sie spielen Weiß.")
+        con.type(b"\x1b[A")  # up from Anna eins
+        con.expect("Anna zwei: weißer Bauer.")
+        con.type(b"\x1b[C")  # right
+        con.expect("Bella zwei: weißer Bauer.")
+        con.type(b"x")
+        con.expect("Niemand greift Bella zwei an.")
+        con.type(b"q")
+        con.type(b"q")
+        con.expect("Fortsetzen mit: voice-chess play --resume")
+        assert con.wait() == 0
+    finally:
+        con.close()
+    keys = [e.key for e in read_journal(journal).events if isinstance(e, KeyPress)]
+    assert keys == ["cursor_up", "cursor_right", "cursor_attackers"]

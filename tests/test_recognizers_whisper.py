@@ -21,6 +21,7 @@ from voice.recognizers.whisper import (
     WhisperRecognizer,
     guess_distance,
     guess_words,
+    nearest,
     probability,
     reported,
     sound_string,
@@ -139,6 +140,27 @@ def test_the_guess_is_compared_from_its_start_and_its_repetitions_cost_little() 
     assert guess_distance(phrase, phrase) == 0
     assert guess_distance(repeated, phrase) < 0.5
     assert guess_distance(other, phrase) > 0.5
+
+
+def test_the_shortlist_is_the_nearest_phrases_however_many_the_position_has(
+    recognizer: WhisperRecognizer,
+) -> None:
+    """The shortlist search shares work and gives up far phrases early (the requests that
+    explore the board more than double a position's phrases); it must still pick exactly the
+    phrases a full sort by distance picks, in the same order."""
+    board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+    candidates = [
+        recognizer._candidate(p) for p in sorted(position_phrases(board, recognizer.vocab))
+    ]
+    for guess in (" Springer Gustav 5", " Linie Eva", " Läufer schlägt F7", " Guten Morgen"):
+        heard = [sound_string(guess_words(guess)), sound_string(guess_words(guess + " bitte"))]
+        full = sorted(
+            ((min(guess_distance(h, c.sounds) for h in heard), c) for c in candidates),
+            key=lambda item: (item[0], item[1].text),
+        )[:8]
+        assert [(d, c.text) for d, c in nearest(heard, candidates)] == [
+            (d, c.text) for d, c in full
+        ]
 
 
 def test_digits_in_a_guess_are_read_as_rank_words() -> None:

@@ -52,6 +52,9 @@ def test_a_model_in_another_language_is_refused_naming_the_missing_words(
     for word in ("fünf", "läufer", "könig", "springer", "zurück"):
         assert word in message
     assert "vosk-model-small-de-0.15" in message
+    # The words only the exploring requests use are optional: a model without them still plays.
+    for word in ("linie", "diagonale", "greift", "wohin"):
+        assert word not in message
 
 
 def test_a_folder_that_is_no_model_is_a_clear_error(tmp_path: Path) -> None:

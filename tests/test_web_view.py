@@ -42,6 +42,18 @@ def test_only_the_opponent_gets_legal_moves_and_only_on_its_turn(
         assert view_of(game, "arbiter").legal is None
 
 
+def test_the_arbiter_s_panel_lists_a_refused_analysis_request(
+    settings: Settings, tmp_path: Path
+) -> None:
+    with live_game(settings, tmp_path, profile="tournament") as game:
+        game.blind_says("wer greift David fünf an")  # an analysis aid (11.3.1): refused, logged
+        arbiter = view_of(game, "arbiter")
+        assert arbiter.log is not None and arbiter.log[-1].kind == "request_refused"
+        assert "Abgelehnte Anfrage (Turnier)" in arbiter.log[-1].text
+        assert "wer greift David fünf an" in arbiter.log[-1].text
+        assert arbiter.illegal_attempts == {"white": 0, "black": 0}  # not a move attempt
+
+
 def test_only_the_arbiter_gets_the_log_and_the_counts(settings: Settings, tmp_path: Path) -> None:
     with live_game(settings, tmp_path, profile="tournament") as game:
         game.blind_says("Springer Anna fünf")  # no knight can go there: logged, counted

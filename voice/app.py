@@ -613,6 +613,7 @@ class App:
             side=message(self.language, f"game.side.{session.blind}"),
             ranks=", ".join(approval.rank_words),
             files=", ".join(approval.file_words),
+            describe=self._describe_rule(session),
         )
         laws = session.laws
         summary += " " + self.text(f"laws.{laws.appendix.lower()}", edition=laws.edition) + "."
@@ -642,6 +643,12 @@ class App:
 
     def _serves_web(self) -> bool:
         return self.plan.opponent == "board" and self.plan.web
+
+    def _describe_rule(self, session: GameSession) -> str:
+        """For the arbiter's set-up: whether the board is described on request; analysis aids
+        are refused either way (11.3.1, issue 22)."""
+        allowed = session.explorer.describe_board
+        return self.text("assist.describe_on" if allowed else "assist.describe_off")
 
     def _open_host(self, start_ms: int, *, held: bool = False) -> None:
         assert self.session is not None and self.journal is not None

@@ -102,6 +102,19 @@ class GameKeys(Section):
     help: list[str] = Field(default=["h"], min_length=1)
     stop: list[str] = Field(default=["space"], min_length=1)
     quit: list[str] = Field(default=["q"], min_length=1)
+    # Exploring the board (voice.explore): a cursor square and requests about it.
+    cursor_up: list[str] = Field(default=["up"], min_length=1)
+    cursor_down: list[str] = Field(default=["down"], min_length=1)
+    cursor_left: list[str] = Field(default=["left"], min_length=1)
+    cursor_right: list[str] = Field(default=["right"], min_length=1)
+    cursor_square: list[str] = Field(default=["s"], min_length=1)
+    cursor_file: list[str] = Field(default=["f"], min_length=1)
+    cursor_rank: list[str] = Field(default=["g"], min_length=1)
+    cursor_diagonal: list[str] = Field(default=["d"], min_length=1)
+    cursor_attackers: list[str] = Field(default=["x"], min_length=1)
+    cursor_defenders: list[str] = Field(default=["c"], min_length=1)
+    cursor_destinations: list[str] = Field(default=["z"], min_length=1)
+    material: list[str] = Field(default=["e"], min_length=1)
 
     @model_validator(mode="after")
     def _known_and_distinct(self) -> GameKeys:
@@ -116,6 +129,7 @@ class SessionSettings(Section):
     always_confirm: bool
     repeat_back_check: bool
     journal_dir: str
+    describe_board: bool = True
     keys: GameKeys = GameKeys()
 
 

@@ -54,6 +54,8 @@ from voice.events import (
     Tick,
     to_seconds,
 )
+from voice.explore import EXPLORE_KEYS, Explorer
+from voice.explore_words import EXPLORE_COMMANDS, EXPLORE_WORDS, explore_phrases
 from voice.matcher import Decision, Hypothesis, MatchResult, match_move, rank_phrases
 from voice.phrases import MoveIntent, Refusal, explain_refusal, phrase_table, render_move
 from voice.position_words import position_words, where_words
@@ -67,6 +69,7 @@ from voice.session_base import (
     PendingPromotion,
     PendingRepeatOrMove,
     PendingResign,
+    _setup_flag,
     color_of,
     game_message,
     side_of,
@@ -93,6 +96,8 @@ _REQUESTS = frozenset(
         "scoresheet",
         "help",
         "stop",
+        *EXPLORE_COMMANDS,
+        *EXPLORE_KEYS,
     }
 )
 # Commands listed by "Hilfe" in the normal state, in this order.
@@ -150,6 +155,12 @@ SIGHTED_KEYS = (
 
 class GameSession(DrawsMixin, ArbiterMixin):
     """One game between a blind and a sighted player (or an engine on the sighted side)."""
+
+    def __init__(self, setup: Setup, settings: Settings) -> None:
+        super().__init__(setup, settings)
+        # Exploring the board (voice.explore): the arbiter's rule for descriptions, the cursor.
+        describe = _setup_flag(setup.extra, "describe_board", settings.session.describe_board)
+        self.explorer = Explorer(self.blind, self.profile, describe)
 
     # -- the Core protocol ------------------------------------------------------------------
 
@@ -361,11 +372,14 @@ class GameSession(DrawsMixin, ArbiterMixin):
             # request misheard as "zurück" or "ja" must not find them in the grammar.
             if name in _ANSWERS and not asked:
                 continue
+            if name in EXPLORE_COMMANDS:
+                continue  # listened for whole, with their squares (explore_phrases below)
             phrases.update(command_phrases)
         for where in self.vocab.commands.get("where", ()):
             for word in _WHERE_PIECES:
                 phrases.add((*where, word))
                 phrases.add((*where, WHERE_ARTICLES[word], word))
+        phrases.update(explore_phrases(self.board, self.vocab))
         if isinstance(self.pending, PendingChoice):
             if self._numbers_choose():
                 count = len(self.pending.moves)
@@ -382,7 +396,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
 
     def words_now(self) -> frozenset[str]:
         """The words worth listening for now (the recogniser's grammar, architecture.md)."""
-        words = set(self.vocab.command_words())
+        words = set(self.vocab.command_words()) | EXPLORE_WORDS[self.vocab.command_set]
         if isinstance(self.pending, PendingChoice):
             if self._numbers_choose():
                 words.update(self.vocab.number_words[: len(self.pending.moves)])
@@ -832,7 +846,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
         if key.startswith("sighted:"):
             self._sighted_key(key, t, out)
             return
-        if key in self.vocab.commands or key in ("choice",):
+        if key in self.vocab.commands or key in ("choice",) or key in EXPLORE_KEYS:
             self._command(Command(key), t, out)
             return
         self._tell(out, t, "key.unknown", name=key)
@@ -842,8 +856,32 @@ class GameSession(DrawsMixin, ArbiterMixin):
         if self.result is not None and name not in _REQUESTS:
             self._tell(out, t, "game.over", result=self._result_words(self.result))
             return
+        if name in EXPLORE_COMMANDS or name in EXPLORE_KEYS:
+            self._explore(command, t, out)
+            return
         handler: Callable[[Command, int, Outputs], None] = getattr(self, f"_cmd_{name}")
         handler(command, t, out)
+
+    def _explore(self, command: Command, t: int, out: Outputs) -> None:
+        """A line, a square, attacks, moves or material (:mod:`voice.explore`)."""
+        answer = self.explorer.answer(command, self.board, self.vocab, self.language)
+        self._tell_text(out, t, answer.text)
+        if answer.refused is not None:
+            self._request_refused(answer.refused, t, out)
+
+    def _description_refused(self, name: str, what: str, t: int, out: Outputs) -> bool:
+        """The position read-out follows the tournament rule for describing the board."""
+        refusal = self.explorer.refusal(name, self.language)
+        if refusal is None:
+            return False
+        self._tell_text(out, t, refusal)
+        self._request_refused(what, t, out)
+        return True
+
+    def _request_refused(self, what: str, t: int, out: Outputs) -> None:
+        """A request the tournament profile refused, logged for the arbiter (11.3.1)."""
+        self.log.append(LogEntry(t, "request_refused", self.blind, what))
+        self._to_arbiter(out, t, "arbiter.request_refused", side=self.blind, what=what)
 
     def _cmd_yes(self, command: Command, t: int, out: Outputs) -> None:
         match self.pending:
@@ -931,9 +969,13 @@ class GameSession(DrawsMixin, ArbiterMixin):
         self._tell_text(out, t, ann.last_moves_words(self.sheet, count, self.language))
 
     def _cmd_position(self, command: Command, t: int, out: Outputs) -> None:
+        if self._description_refused("position", ann.command_word(self.vocab, "position"), t, out):
+            return
         self._tell_text(out, t, position_words(self.board, self.vocab, self.language))
 
     def _cmd_where(self, command: Command, t: int, out: Outputs) -> None:
+        if self._description_refused("where", ann.command_word(self.vocab, "where"), t, out):
+            return
         if command.piece is None:
             self._tell(out, t, "where.which_piece")
             return
@@ -950,7 +992,8 @@ class GameSession(DrawsMixin, ArbiterMixin):
         self._tell_text(out, t, self.sheet.spoken_lines(self.language))
 
     def _cmd_help(self, command: Command, t: int, out: Outputs) -> None:
-        words = ann.command_list(self.vocab, _HELP_COMMANDS, self.language)
+        allowed = [name for name in _HELP_COMMANDS if self.explorer.refusal(name, "en") is None]
+        words = ann.command_list(self.vocab, allowed, self.language)
         match self.pending:
             case PendingConfirm(spoken=spoken):
                 self._tell(out, t, "help.confirm", move=spoken)
@@ -968,11 +1011,18 @@ class GameSession(DrawsMixin, ArbiterMixin):
             case PendingPromotion():
                 self._tell(out, t, "promotion.question", **self._promotion_words())
             case _ if self.result is not None:
-                self._tell(out, t, "help.over", commands=words)
+                self._tell_help(out, t, "help.over", words)
             case _ if self.board.turn != color_of(self.blind):
-                self._tell(out, t, "help.wait", commands=words)
+                self._tell_help(out, t, "help.wait", words)
             case _:
-                self._tell(out, t, "help.move", commands=words)
+                self._tell_help(out, t, "help.move", words)
+
+    def _tell_help(self, out: Outputs, t: int, key: str, words: str) -> None:
+        """The help sentence, then the requests that explore the board (those the profile
+        answers), in one announcement."""
+        text = game_message(self.language, key, **self.command_words, commands=words)
+        explore = self.explorer.help(self.vocab, self.language)
+        self._tell_text(out, t, f"{text} {explore}" if explore else text)
 
     def _cmd_stop(self, command: Command, t: int, out: Outputs) -> None:
         """Stopping the speech now playing is the speech adapter's job; nothing changes here."""

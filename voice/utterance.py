@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import chess
 
+from voice.explore_words import read_explore
 from voice.vocabulary import FILLER_WORDS, PIECE_WORDS, Phrase, Vocabulary
 
 # Piece names in "wo ist der Springer" / "wo sind die Bauern": the Appendix D words of the
@@ -37,13 +38,15 @@ class Command:
     """A command id from :data:`voice.vocabulary.COMMAND_WORDS` (or ``choice``/``last_moves``).
 
     ``piece`` goes with ``where``; ``count`` with ``choice`` (1-based) and ``last_moves``;
-    ``rest`` with ``draw`` when a move follows (a claim naming the intended move, 9.2.1.1).
+    ``rest`` with ``draw`` when a move follows (a claim naming the intended move, 9.2.1.1);
+    ``squares`` with the requests that explore the board (:mod:`voice.explore_words`).
     """
 
     name: str
     piece: chess.PieceType | None = None
     count: int | None = None
     rest: Phrase = ()
+    squares: tuple[chess.Square, ...] = ()
 
 
 def strip_fillers(phrase: Phrase) -> Phrase:
@@ -81,6 +84,10 @@ def read_command(phrase: Phrase, vocab: Vocabulary, *, numbers: bool = False) ->
         number = _number(words[0], vocab)
         if number is not None:
             return Command("choice", count=number)
+    explore = read_explore(words, vocab)
+    if explore is not None:
+        name, squares, piece = explore
+        return Command(name, piece=piece, squares=squares)
     for where in vocab.commands.get("where", ()):
         size = len(where)
         if words[:size] == where and len(words) == size + 1 and words[size] in _PIECE_BY_WORD:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import chess
 
+from voice.explore_words import EXPLORE_COMMANDS, explore_phrases
 from voice.phrases import phrase_table
 from voice.vocabulary import CHECK_WORD, MATE_WORD, Phrase, Vocabulary
 
@@ -116,17 +117,25 @@ def word_list(phrases: Iterable[Phrase], trailing: Iterable[str] = TRAILING_WORD
 
 
 def command_phrases(vocab: Vocabulary) -> frozenset[Phrase]:
-    """Every command phrase of the vocabulary's command set (rules.md §7)."""
-    return frozenset(phrase for phrases in vocab.commands.values() for phrase in phrases)
+    """Every command phrase of the vocabulary's command set (rules.md §7), except the bare
+    beginnings of the requests that explore the board ("Linie", "wer deckt"): those are
+    listened for whole (:func:`voice.explore_words.explore_phrases`); alone in the grammar,
+    they won over the whole request ("Linie Eva" heard as "Linie")."""
+    return frozenset(
+        phrase
+        for name, phrases in vocab.commands.items()
+        if name not in EXPLORE_COMMANDS
+        for phrase in phrases
+    )
 
 
 def position_phrases(
     board: chess.Board, vocab: Vocabulary, *, commands: bool = True
 ) -> frozenset[Phrase]:
     """What the blind player may say on their turn: every legal move's phrases plus, unless
-    ``commands`` is False, the command phrases (the session builds the same set, adding
-    numbers while choices are offered)."""
+    ``commands`` is False, the command phrases and the requests that explore the board (the
+    session builds the same set, adding numbers while choices are offered)."""
     phrases = set(phrase_table(board, vocab).with_check_words())
     if commands:
-        phrases |= command_phrases(vocab)
+        phrases |= command_phrases(vocab) | explore_phrases(board, vocab)
     return frozenset(phrases)

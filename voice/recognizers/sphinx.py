@@ -53,6 +53,7 @@ from typing import Any
 
 import numpy as np
 
+from voice.explore_words import every_explore_phrase
 from voice.recognizers import RecognizerError, Transcript
 from voice.recognizers.adaptation import Adaptation
 from voice.recognizers.grammar import TRAILING_WORDS, command_phrases, word_graph
@@ -247,7 +248,12 @@ class SphinxRecognizer:
         self._searches: OrderedDict[frozenset[Phrase], tuple[str, Graph]] = OrderedDict()
         self._allowed: frozenset[Phrase] = frozenset()
         self._serial = 0
-        self._plain = command_phrases(vocab) | {(word,) for word in vocab.number_words}
+        # Phrases that are no move: never a rival move, never followed by "Schach".
+        self._plain = (
+            command_phrases(vocab)
+            | {(word,) for word in vocab.number_words}
+            | every_explore_phrase(vocab)
+        )
         self._shortest: dict[str, int] = {}
         self._fit_ok = True  # of the last decode: a poor fit is not retried
         self._lock = threading.Lock()

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from voice.explore_words import explore_only_words
 from voice.recognizers import RecognizerError, Transcript
 from voice.recognizers.grammar import TRAILING_WORDS, word_list
 from voice.vocabulary import Phrase, Vocabulary
@@ -132,12 +133,15 @@ class VoskRecognizer:
         self.folder = model_folder
         self.vocab = vocab
         self.nbest = nbest
+        # A model without the words of the exploring requests still plays: those are
+        # optional (dropped quietly when absent), the moves and other commands are not.
+        exploring = explore_only_words(vocab)
         required = (
-            set(vocab.all_words() | set(TRAILING_WORDS))
+            set(vocab.all_words() | set(TRAILING_WORDS)) - exploring
             if required_words is None
             else set(required_words)
         )
-        optional = set(extra_words)
+        optional = set(extra_words) | exploring
         absent = missing_words(self._model, model_folder, required | optional | {UNKNOWN})
         self.has_unknown = UNKNOWN not in absent
         lacking = sorted(set(absent) & required)
