@@ -223,6 +223,7 @@ SETUP_EXTRA_KEYS = frozenset(
         "deaf_opponent",
         "opponent",
         "engine_level",
+        "describe_board",
     }
 )
 # A script's times: seconds since the start, finite and within a year (a typo such as 1e300
