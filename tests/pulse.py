@@ -1,6 +1,6 @@
 """Real audio devices for tests: a private PulseAudio daemon with virtual sinks and sources.
 
-The recipe is the one in ``shared/docs/speech.md``: the program plays on the null sink
+The recipe is the one in ``docs/speech.md``: the program plays on the null sink
 ``speaker`` (tests record ``speaker.monitor``), tests play into the null sink ``mic_feed`` and the
 program records the default source ``vmic`` (a remap of ``mic_feed.monitor``). The two loopback
 "anchors" keep the null sinks running in small blocks; without them capture starts late.

@@ -130,7 +130,7 @@ def test_second_flag_says_which_fell_first(settings: Settings) -> None:
 
 
 def test_low_time_warnings_in_home_profile_for_the_blind_player(settings: Settings) -> None:
-    """rules.md §6.4: home profile, configurable thresholds, on by default."""
+    """docs/rules.md §6.4: home profile, configurable thresholds, on by default."""
     clock = session(settings, control="400", language="de")  # thresholds 300, 60, 30, 10
     assert clock.next_wakeup_ms() == 100 * S
     assert said(clock.handle(Tick(100 * S))) == ["Noch fünf Minuten."]
@@ -147,7 +147,7 @@ def test_no_warning_for_the_opponent_clock(settings: Settings) -> None:
 
 
 def test_never_warnings_in_tournament_profile(settings: Settings) -> None:
-    """rules.md §6.4: tournament profile, no unsolicited time information."""
+    """docs/rules.md §6.4: tournament profile, no unsolicited time information."""
     clock = session(settings, control="400", profile="tournament")
     assert clock.next_wakeup_ms() == 400 * S
     assert said(clock.handle(Tick(399 * S))) == []

@@ -127,7 +127,7 @@ def test_more_close_moves_than_can_be_offered_is_refused_with_the_reason() -> No
 
 
 def test_a_clearly_said_illegal_move_is_refused_not_bent_into_a_legal_one() -> None:
-    """rules.md §6.5: the player hears why, and is not asked about a different move."""
+    """docs/rules.md §6.5: the player hears why, and is not asked about a different move."""
     result = heard(chess.Board(), "Springer Felix vier")
     assert result.decision == Decision.REJECT and result.move is None
     assert result.refusal is not None

@@ -1,4 +1,4 @@
-"""Legal moves ⇄ Appendix D words (issue 2 items 5 and 6; rules.md §1, §5, §6.3)."""
+"""Legal moves ⇄ Appendix D words (issue 2 items 5 and 6; docs/rules.md §1, §5, §6.3)."""
 
 from __future__ import annotations
 
@@ -294,7 +294,7 @@ def test_configured_rank_words_are_spoken_and_understood(settings: Settings) -> 
     assert result.move == chess.Move.from_uci("g1f3")
 
 
-# -- intents and refusals (rules.md §6.5: the program says why) --------------------------------
+# -- intents and refusals (docs/rules.md §6.5: the program says why) ---------------------------
 
 
 def test_parse_intent_reads_words_without_the_board() -> None:

@@ -44,7 +44,7 @@ def _move_words() -> set[str]:
 
 
 VARIANTS = {"cessar", "caesar", "eve", "hektor", "fuenf"}
-"""Spellings from rules.md section 1 that may be configured as file or rank words."""
+"""Spellings from docs/rules.md section 1 that may be configured as file or rank words."""
 MOVE_ENTRIES = [e for e in ENTRIES if e[1] in _move_words() | VARIANTS]
 
 

@@ -1,4 +1,4 @@
-"""Game end and draws (Articles 5, 6.9, 9; rules.md §4, §6.6): announced to both sides."""
+"""Game end and draws (Articles 5, 6.9, 9; docs/rules.md §4, §6.6): announced to both sides."""
 
 from __future__ import annotations
 

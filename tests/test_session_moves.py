@@ -1,4 +1,4 @@
-"""The blind player's move and the sighted player's move (D.2.1, D.2.3–D.2.5, D.2.8, §6.1–6.5).
+"""The blind and the sighted player's moves (D.2.1, D.2.3–D.2.5, D.2.8, docs/rules.md §6.1–6.5).
 
 Every test runs a scenario script from ``tests/scripts`` through ``voice-chess simulate``'s
 runner and checks the JSON lines it prints.

@@ -1,4 +1,4 @@
-"""Requests on request only (D.2.10.4, D.2.6.1) and unsolicited information per profile (§6.4)."""
+"""On request only (D.2.10.4, D.2.6.1); unsolicited information per profile (docs/rules.md §6.4)."""
 
 from __future__ import annotations
 

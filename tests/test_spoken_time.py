@@ -55,7 +55,7 @@ def test_clock_times_in_words(ms: int, german: str, english: str) -> None:
 
 @given(st.integers(min_value=-5 * S, max_value=3 * H))
 def test_never_digits_never_a_colon(ms: int) -> None:
-    """speech.md: '05:00' is heard as 'five o'clock'; times are always said in words."""
+    """docs/speech.md: '05:00' is heard as 'five o'clock'; times are always said in words."""
     for language in ("de", "en"):
         words = duration_words(ms, language)
         assert not re.search(r"[\d:]", words)

@@ -19,7 +19,7 @@ def test_increment_form() -> None:
 
 
 def test_fide_classical_two_periods_with_increment_from_move_one() -> None:
-    """rules.md §2 example: 40 moves in 90 min, then 30 min for the rest, 30 s from move 1."""
+    """docs/rules.md §2 example: 40 moves in 90 min, then 30 min for the rest, 30 s from move 1."""
     control = parse_time_control("40/5400+30:1800+30")
     assert control.periods == (
         Period(40, 5_400_000, increment_ms=30_000),

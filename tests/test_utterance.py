@@ -1,4 +1,4 @@
-"""Reading commands from canonical tokens (rules.md §7)."""
+"""Reading commands from canonical tokens (docs/rules.md §7)."""
 
 from __future__ import annotations
 

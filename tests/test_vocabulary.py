@@ -1,4 +1,4 @@
-"""Appendix D vocabulary (rules.md §1): every seed spelling maps onto one canonical word."""
+"""Appendix D vocabulary (docs/rules.md §1): every seed spelling maps onto one canonical word."""
 
 from __future__ import annotations
 

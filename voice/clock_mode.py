@@ -7,7 +7,7 @@ next_wakeup_ms` when time alone will cause output and sends a :class:`~voice.eve
 ``voice-chess simulate`` feeds scripts through the same methods. Spoken requests ("Zeit", "Uhr",
 "Züge", "Pause") arrive as :class:`~voice.events.Ask` or :class:`~voice.events.Pause` events.
 
-What is said, and when (rules.md §2 and §6.4):
+What is said, and when (docs/rules.md §2 and §6.4):
 
 - both times and the move count only on request (D.2.10.4);
 - a flag fall at once, at its own instant, in every profile: the assistant claims it (D.2.10.5);

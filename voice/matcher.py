@@ -15,7 +15,7 @@ once only when it is clearly the one. What is done differently, and why:
   sound too, but never cheaply enough to play a move without asking.
 * **The n-best list is combined**: each alternative's cost is raised by how much less confident
   the recogniser was in it than in its best guess, and every move keeps its cheapest reading.
-* **An illegal move said clearly is refused with its reason** (rules.md §6.5) instead of being
+* **An illegal move said clearly is refused with its reason** (docs/rules.md §6.5) instead of being
   bent into the nearest legal move: a blind player who misjudged the position must hear "Kein
   Springer kann nach Felix zwei", not be asked "Springer Felix drei?" and answer "ja" by reflex.
 * **A trie over all phrases** shares the dynamic-programming rows of common prefixes and prunes

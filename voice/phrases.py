@@ -1,4 +1,4 @@
-"""Legal moves ⇄ Appendix D words (rules.md §1, §5, §6.3).
+"""Legal moves ⇄ Appendix D words (docs/rules.md §1, §5, §6.3).
 
 For one position every legal move gets all the word sequences a player may use for it:
 ``[Figur] [Ausgangsfeld | -linie | -reihe] [schlägt | nimmt] Zielfeld [Umwandlungsfigur]
@@ -495,7 +495,7 @@ def _refusal(
 
 
 def explain_refusal(board: chess.Board, intent: MoveIntent, vocab: Vocabulary) -> Refusal:
-    """Why no legal move fits ``intent`` (rules.md §6.5: an illegal move is never made, the
+    """Why no legal move fits ``intent`` (docs/rules.md §6.5: an illegal move is never made, the
     program says why). Raises ValueError when exactly one legal move fits (nothing to refuse)."""
     legal = intent_moves(board, intent)
     mover = intent.mover()

@@ -5,7 +5,7 @@ actions, time passing); announcements, moves, clock states, refusals and the res
 audio, threads, wall clock or files in here: the host, ``simulate`` and the tests feed the same
 events, and replaying a journal reproduces the game exactly.
 
-The rules that shape it (rules.md; FIDE Laws 2023, Appendix D):
+The rules that shape it (docs/rules.md; FIDE Laws 2023, Appendix D):
 
 - A voice move is *made* when the program accepts it (after "ja" when it asked back), and only
   then does the opponent's clock start (D.2.3, D.2.4, §6.1). With a correction window, the move
@@ -395,7 +395,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
         return frozenset(phrases)
 
     def words_now(self) -> frozenset[str]:
-        """The words worth listening for now (the recogniser's grammar, architecture.md)."""
+        """The words worth listening for now (the recogniser's grammar, docs/architecture.md)."""
         words = set(self.vocab.command_words()) | EXPLORE_WORDS[self.vocab.command_set]
         if isinstance(self.pending, PendingChoice):
             if self._numbers_choose():
@@ -676,7 +676,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
         return game_message(self.language, "choose.separator").join(items)
 
     def _refuse_blind(self, refusal: Refusal | None, t: int, out: Outputs) -> None:
-        """Nothing is made, no clock changes; one sentence says why (§6.5)."""
+        """Nothing is made, no clock changes; one sentence says why (docs/rules.md §6.5)."""
         if refusal is None:
             self._tell(out, t, "not_understood")
             out.add(Refused(t, self.blind, "not_understood"))

