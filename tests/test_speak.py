@@ -188,7 +188,10 @@ def test_earcons_play_on_the_loudspeaker(pulse: PulseAudio, speaker: Speaker, na
         speaker.earcon(name)  # type: ignore[arg-type]
         seen = events_until(events, "end")
         time.sleep(0.1)
-    heard = heard_between(rec, seen[0].at - 0.05, seen[-1].at + 0.05)
+    # A wide window: on a loaded machine the events' times drift from the recording's by tens
+    # of milliseconds, and a window cut at 50 ms lost part of the sound (similarity 0.66 in a
+    # CI run). Quiet around the earcon does not lower the similarity; nothing else plays.
+    heard = heard_between(rec, seen[0].at - 0.5, seen[-1].at + 0.5)
     assert similarity(heard, earcon(name, 16000)) > 0.9
 
 
