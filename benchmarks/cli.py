@@ -29,7 +29,10 @@ from voice.recognizers.lexicon import LexiconError
 from voice.vocabulary import Vocabulary
 
 PROG = "python -m benchmarks"
-HELP = "measure speech recognition (accuracy, false moves, decode time) and start-up reliability"
+HELP = (
+    "measure speech recognition (accuracy, false moves, decode time), start-up reliability and "
+    "the web board's click-to-announcement latency"
+)
 
 # Kept here as well as in benchmarks.asr, so that building the parser imports no numpy.
 VOICE_SET_NAMES = ("benchmark", "training", "tuning", "report")
