@@ -1,4 +1,4 @@
-"""Finding things on the pages in headless Chromium (started by :mod:`voice.bench.chromium`)."""
+"""Finding things on the pages in headless Chromium (started by :mod:`benchmarks.chromium`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
 
-from voice.bench.chromium import start_chromium
+from benchmarks.chromium import start_chromium
 
 __all__ = [
     "chromium",

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from speech_audio import needs_espeak, synthesize
 
-from voice.bench import asr
+from benchmarks import asr
 from voice.phrases import phrase_table
 from voice.recognizers import RecognizerError, adaptation, sphinx
 from voice.recognizers.adaptation import (

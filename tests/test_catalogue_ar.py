@@ -40,7 +40,7 @@ TECHNICAL = {
     "demo",
     "play",
     "python3",
-    "voice/bootstrap.py",
+    "tools/bootstrap.py",
     "run",
     "journal_dir",
     "[session]",

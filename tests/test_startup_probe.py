@@ -1,7 +1,7 @@
 """Speech output cannot take the program down: ``voice-chess play`` starts and ends cleanly.
 
 espeak-ng's asynchronous synthesis thread crashed the program at start-up about once in twelve
-starts. The probe ``voice-chess bench starts`` starts the whole program (microphone, Whisper,
+starts. The probe ``python -m benchmarks starts`` starts the whole program (microphone, Whisper,
 speech, web board) many times on the virtual devices and presses Ctrl-C once the game began;
 CI runs ten starts (the README gives the figure of a hundred). Ctrl-C also cuts what is still
 being said: the player wants out, the start-up sentences are stale.
@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from pulse import PulseAudio
 
-from voice.bench import starts
-from voice.bench.starts import END_DEADLINE_S
+from benchmarks import starts
+from benchmarks.starts import END_DEADLINE_S
 
 
 @pytest.mark.audio

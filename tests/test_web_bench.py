@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from voice.cli import main
+from benchmarks.cli import main
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -12,7 +12,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 def test_the_click_to_announcement_bench_prints_p50_and_p95(
     capfd: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["bench-web", "--moves", "3"]) == 0
+    assert main(["web", "--moves", "3"]) == 0
     lines = capfd.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in lines] == [
         "webdriver click sent -> Say to the blind player",

@@ -1,6 +1,3 @@
-"""voice-chess: over-the-board chess by voice, following FIDE Laws of Chess Appendix D.
-
-Free of third-party imports: ``voice/bootstrap.py`` runs before anything is installed.
-"""
+"""voice-chess: over-the-board chess by voice, following FIDE Laws of Chess Appendix D."""
 
 __version__ = "0.1.0"

@@ -1,7 +1,7 @@
 """Speaker adaptation: a short enrolment teaches PocketSphinx's English acoustic model one voice.
 
 Why: the embedded recogniser hears German words through an American English acoustic model, and
-that mismatch, not the grammar or the decision rules, is what limits it (``voice-chess bench
+that mismatch, not the grammar or the decision rules, is what limits it (``python -m benchmarks
 asr`` shows it in its "heard first" column). The classic CMU Sphinx remedy is to adapt the model
 to the speaker: a linear transform of the Gaussian means (MLLR) estimated from a few utterances
 whose words are known. Ten to thirty spoken moves are enough for one global transform, and

@@ -4,7 +4,7 @@ The English acoustic model inside the pocketsphinx wheel hears the German words 
 shipped lexicon (:mod:`voice.recognizers.lexicon`). Per context the decoder searches a minimal
 word graph of exactly the phrases allowed now (:func:`voice.recognizers.grammar.word_graph`), so
 an illegal move cannot even be heard. Choices measured on synthesized German speech
-(``voice-chess bench asr``), and why:
+(``python -m benchmarks asr``), and why:
 
 * **Only silence between words.** PocketSphinx normally lets "noise" and "speech" fillers sit
   between grammar words; they swallowed whole German sentences and left two chess words that

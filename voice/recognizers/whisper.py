@@ -27,7 +27,7 @@ repeated back). So it never decides from its own text. Per utterance:
    only when the probability reached ``sure``, asks it back when it did not, and offers both
    moves when two fit almost equally.
 
-Constants were tuned on the benchmark's tuning voices only (``voice-chess bench asr --voices
+Constants were tuned on the benchmark's tuning voices only (``python -m benchmarks asr --voices
 tuning``); the figures in the README come from the report voices.
 """
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import chess
 
-from voice.bench.chromium import start_chromium
+from benchmarks.chromium import start_chromium
 from voice.config import Settings
 from voice.events import ArbiterAction, BlindSpeech, MoveMade, OutputEvent, Say, Setup
 from voice.phrases import render_move

@@ -4,7 +4,7 @@ The corpus is made on the spot (nothing generated is kept in git): positions fro
 games with a fixed seed, one legal move per utterance chosen so that captures, promotions, en
 passant, castling and disambiguated moves all occur, said in one of its accepted spoken forms by
 one of several espeak-ng German voices at varied rate and pitch. Every utterance is padded with
-0.3 s of silence at both ends (:mod:`voice.bench.rooms`) and heard in the :data:`CONDITIONS`:
+0.3 s of silence at both ends (:mod:`benchmarks.rooms`) and heard in the :data:`CONDITIONS`:
 clean; pink noise and babble (three other voices saying sentences that are not chess) at 10 and
 5 dB signal-to-noise ratio, measured as a room makes it, over the *whole* recording with its
 pauses; a large reverberant hall; and "accented", the same moves said by espeak-ng's Arabic and
@@ -45,8 +45,9 @@ from typing import TYPE_CHECKING
 import chess
 import numpy as np
 
+from benchmarks import rooms
+from benchmarks.frontend import suppress
 from voice.config import Settings
-from voice.frontend import suppress
 from voice.matcher import Decision, match_move
 from voice.phrases import PhraseTable, phrase_table, speakable, spoken_forms
 from voice.recognizers import Recognizer, hypotheses, make_recognizer
@@ -54,8 +55,6 @@ from voice.recognizers.grammar import TRAILING_WORDS, position_phrases
 from voice.recognizers.lexicon import Lexicon, lexicon_dir
 from voice.vocabulary import PIECE_WORDS, Phrase, Vocabulary
 from voice.wavio import RATE, load_for_recognition, to_int16
-
-from . import rooms
 
 if TYPE_CHECKING:
     from voice.recognizers.adaptation import Sample
@@ -164,7 +163,7 @@ CONDITIONS: tuple[str, ...] = (
     "hall",
     "accented",
 )
-"""How every move utterance is heard (:mod:`voice.bench.rooms`)."""
+"""How every move utterance is heard (:mod:`benchmarks.rooms`)."""
 
 NOISE_SNR: Mapping[str, tuple[str, float]] = {
     "pink10": ("pink", 10.0),
@@ -582,7 +581,7 @@ class Report:
     recognizer: str = ""
     """What the recogniser calls itself (:meth:`Recognizer.describe`)."""
     frontend: str = "none"
-    """The noise suppressor every utterance went through first (:mod:`voice.frontend`)."""
+    """The noise suppressor every utterance went through first (:mod:`benchmarks.frontend`)."""
     frontend_ms: list[float] = field(default_factory=list)
     """Its time per utterance."""
 
@@ -689,7 +688,7 @@ def run(
     shipped, and learns from the moves that would have been played, with the words they were
     heard as (wrong ones included), as after a game (:mod:`voice.learning`).
 
-    ``frontend`` names a noise suppressor (:data:`voice.frontend.KINDS`) that every decoded
+    ``frontend`` names a noise suppressor (:data:`benchmarks.frontend.KINDS`) that every decoded
     utterance (moves in every condition, sentences, noise) goes through before the recogniser."""
     if shutil.which("espeak-ng") is None or shutil.which("sox") is None:
         raise RuntimeError("the benchmark needs espeak-ng and sox (apt-get install espeak-ng sox)")

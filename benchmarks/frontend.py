@@ -25,7 +25,7 @@ Kinds (:data:`KINDS`):
 
 The packages are optional: each is imported only when its kind is used, and a missing one is
 reported as :class:`FrontEndUnavailable` with the package to install. None is used by the
-program yet: ``voice-chess bench asr --frontend KIND`` measures them.
+program yet: ``python -m benchmarks asr --frontend KIND`` measures them.
 """
 
 from __future__ import annotations

@@ -1,5 +1,9 @@
-"""``voice-chess bench asr``: recognition accuracy and latency on a synthesized corpus;
-``voice-chess bench starts``: how often ``voice-chess play`` starts and ends cleanly.
+"""The benchmarks' command, run from the repository as ``python -m benchmarks WHAT``.
+
+``asr``: recognition accuracy and latency on a synthesized corpus; ``starts``: how often
+``voice-chess play`` starts and ends cleanly; ``web``: click-to-announcement latency of the web
+board (:mod:`benchmarks.cli_web`). They need the repository and the test extras, so they are
+not part of the installed program.
 
 Prints per condition (clean; pink noise and babble at 10 and 5 dB signal-to-noise ratio over the
 whole recording; a reverberant hall; accented German) how many utterances became the right
@@ -8,7 +12,7 @@ nothing, the decode time median and 95th percentile, how often non-chess speech 
 became a proposed move, and the peak memory, each beside its aim. Figures to report come from
 ``--voices report`` (voices nothing was tuned on); tune on ``--voices tuning``. The figures are
 measured, never asserted; the README explains how to read them. ``--frontend`` puts a noise
-suppressor (:mod:`voice.frontend`) before the recogniser.
+suppressor (:mod:`benchmarks.frontend`) before the recogniser.
 """
 
 from __future__ import annotations
@@ -18,15 +22,19 @@ import json
 import sys
 from pathlib import Path
 
-from voice.config import Settings
+from benchmarks import cli_web
+from voice.config import ConfigError, Settings, load_settings
 from voice.recognizers import RecognizerError
 from voice.recognizers.lexicon import LexiconError
 from voice.vocabulary import Vocabulary
 
-NAME = "bench"
-HELP = "measure speech recognition (accuracy, false moves, decode time) and start-up reliability"
+PROG = "python -m benchmarks"
+HELP = (
+    "measure speech recognition (accuracy, false moves, decode time), start-up reliability and "
+    "the web board's click-to-announcement latency"
+)
 
-# Kept here as well as in voice.bench.asr, so that building the parser imports no numpy.
+# Kept here as well as in benchmarks.asr, so that building the parser imports no numpy.
 VOICE_SET_NAMES = ("benchmark", "training", "tuning", "report")
 CONDITION_NAMES = (
     "clean",
@@ -39,7 +47,7 @@ CONDITION_NAMES = (
     "non-chess",
     "noise",
 )
-FRONTEND_NAMES = ("none", "webrtc", "rnnoise", "deepfilter", "speex")  # voice.frontend.KINDS
+FRONTEND_NAMES = ("none", "webrtc", "rnnoise", "deepfilter", "speex")  # benchmarks.frontend.KINDS
 
 
 def _conditions(text: str) -> tuple[str, ...]:
@@ -53,7 +61,16 @@ def _conditions(text: str) -> tuple[str, ...]:
     return tuple(name for name in CONDITION_NAMES if name in names)
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """``asr``, ``starts`` and ``web``, with the options they had as ``voice-chess bench …``."""
+    parser = argparse.ArgumentParser(prog=PROG, description=HELP)
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="a voice-chess settings file (default: the file `voice-chess config path` prints, "
+        "if it exists)",
+    )
     kinds = parser.add_subparsers(dest="bench", metavar="WHAT", required=True)
     starts = kinds.add_parser(
         "starts", help="start 'voice-chess play' many times, end each with Ctrl-C, count crashes"
@@ -130,12 +147,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="first let each voice play N moves of its own and learn from those a game would "
         "have played, with the words heard, as after a game (PocketSphinx)",
     )
+    web = kinds.add_parser("web", help=cli_web.HELP, description=cli_web.HELP)
+    cli_web.add_arguments(web)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse, read the settings as ``voice-chess`` does, run the benchmark chosen."""
+    args = build_parser().parse_args(argv)
+    try:
+        settings = load_settings(args.config)
+    except ConfigError as error:
+        print(f"{PROG}: configuration error\n{error}", file=sys.stderr)
+        return 2
+    try:
+        return run(args, settings)
+    except KeyboardInterrupt:
+        return 130
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     if args.bench == "starts":
         return _starts(args, settings)
-    from voice.bench import asr
+    if args.bench == "web":
+        return cli_web.run(args, settings)
+    from benchmarks import asr
 
     count = args.count or (30 if args.quick else 200)
     chosen = asr.VOICE_SETS[args.voices]
@@ -164,7 +200,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             frontend=args.frontend,
         )
     except (RecognizerError, RuntimeError, LexiconError, OSError) as error:
-        print(f"voice-chess bench asr: {error}", file=sys.stderr)
+        print(f"{PROG} asr: {error}", file=sys.stderr)
         return 1
     print(
         asr.format_report(
@@ -185,10 +221,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
 def _starts(args: argparse.Namespace, settings: Settings) -> int:
     """The start-up probe; exits 1 when any start died, did not begin or did not end."""
-    from voice.bench import starts
+    from benchmarks import starts
 
     if args.runs < 1:
-        print("voice-chess bench starts: --runs must be at least 1", file=sys.stderr)
+        print(f"{PROG} starts: --runs must be at least 1", file=sys.stderr)
         return 2
     report = starts.run(
         args.runs,

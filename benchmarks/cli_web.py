@@ -1,4 +1,4 @@
-"""``voice-chess bench-web``: click-to-announcement latency of the web board."""
+"""``python -m benchmarks web``: click-to-announcement latency of the web board."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import sys
 
 from voice.config import Settings
 
-NAME = "bench-web"
 HELP = (
     "measure the time from the sighted player's click on the web board to the blind player's "
     "announcement (headless Chromium; prints p50/p95)"
@@ -25,16 +24,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    from benchmarks.chromium import BrowserUnavailable
+    from benchmarks.web import run as bench
+    from benchmarks.web import summary
     from voice.audio import AudioDeviceError
-    from voice.bench.chromium import BrowserUnavailable
-    from voice.bench.web import run as bench
-    from voice.bench.web import summary
     from voice.speak import SpeechError
 
     try:
         figures = bench(settings, moves=args.moves, seed=args.seed, audio=args.audio)
     except (AudioDeviceError, SpeechError, BrowserUnavailable) as error:
-        print(f"voice-chess bench-web: {error}", file=sys.stderr)
+        print(f"python -m benchmarks web: {error}", file=sys.stderr)
         return 2
     print(summary("webdriver click sent -> Say to the blind player", figures.driver_to_say))
     print(summary("browser click event -> Say to the blind player", figures.click_to_say))

@@ -2,8 +2,8 @@
 
 This is what the README's two commands call::
 
-    python3 voice/bootstrap.py run      # set everything up, then start the program
-    python3 voice/bootstrap.py test     # set everything up, then lint, type-check and test
+    python3 tools/bootstrap.py run      # set everything up, then start the program
+    python3 tools/bootstrap.py test     # set everything up, then lint, type-check and test
 
 It uses only the standard library because it runs before anything is installed. It installs
 Debian packages only when they are missing (with sudo when not root), creates ``.venv`` beside
@@ -20,6 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
+# The folders ruff lints and format-checks (mypy's are in pyproject.toml).
+CHECKED = ["voice", "benchmarks", "tools", "tests"]
 
 # What the program needs at run time: speech output, audio I/O, the engine opponent.
 RUN_PACKAGES = [
@@ -116,8 +118,8 @@ def install_python_packages(extras: str) -> None:
 def run_tests(pytest_args: list[str]) -> int:
     """Lint, format check, type check, then the whole test suite; the first failure stops."""
     steps = [
-        [venv_bin("ruff"), "check", "voice", "tests"],
-        [venv_bin("ruff"), "format", "--check", "voice", "tests"],
+        [venv_bin("ruff"), "check", *CHECKED],
+        [venv_bin("ruff"), "format", "--check", *CHECKED],
         [venv_bin("mypy")],
         [venv_bin("python"), "-m", "pytest", *pytest_args],
     ]
