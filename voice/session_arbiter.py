@@ -45,18 +45,23 @@ class ArbiterDesk:
     def act(self, event: ArbiterAction, t: int, out: Outputs) -> None:
         """Apply, log with the reason, echo; a refused action changes nothing."""
         command = event.command
+        if isinstance(command, Malformed):
+            self._refuse(event, command.error, t, out)
+            return
         try:
-            if isinstance(command, Malformed):
-                raise ArbiterError(command.error)
             self._apply(command, t, out)
         except (ArbiterError, ClockError) as error:
-            entry = LogEntry(t, f"refused:{event.action}", None, str(error), dict(event.params))
-            self.game.log.append(entry)
-            self.game.to_arbiter(out, t, "arbiter.refused", action=event.action, error=str(error))
+            self._refuse(event, str(error), t, out)
             return
         name = command.name
         self.game.log.append(LogEntry(t, name, command.side, command.reason, dict(event.params)))
         self.game.to_arbiter(out, t, "arbiter.logged", action=name, reason=command.reason or "-")
+
+    def _refuse(self, event: ArbiterAction, error: str, t: int, out: Outputs) -> None:
+        """Logged as given, so that the arbiter sees what was refused and why."""
+        entry = LogEntry(t, f"refused:{event.action}", None, error, dict(event.params))
+        self.game.log.append(entry)
+        self.game.to_arbiter(out, t, "arbiter.refused", action=event.action, error=error)
 
     def _apply(self, command: ArbiterCommand, t: int, out: Outputs) -> None:
         game = self.game
