@@ -5,8 +5,16 @@ from __future__ import annotations
 import pytest
 from session_scripts import clock_at, moves, pgn_text, results, run, run_text, says
 
-from voice.arbiter import ArbiterError, read_action
+from voice.arbiter import (
+    ArbiterError,
+    IllegalMove,
+    Malformed,
+    Retraction,
+    SetMoves,
+    read_action,
+)
 from voice.config import Settings
+from voice.events import ArbiterAction, input_to_json, loads, parse_input
 
 
 def test_6_11_player_calls_the_arbiter_and_arbiter_adjusts_clocks_and_counter(
@@ -114,6 +122,21 @@ def test_arbiter_action_while_window_open_the_move_completes_without_time(
 def test_arbiter_actions_are_validated(action: str, params: dict, error: str) -> None:
     with pytest.raises(ArbiterError, match=error):
         read_action(action, params)
+
+
+def test_arbiter_input_is_read_once_into_its_typed_action_and_journalled_as_given() -> None:
+    line = '{"t": 2, "arbiter": {"action": "illegal", "side": "black", "ply": 3, "reason": "7.5"}}'
+    event = parse_input(loads(line))
+    assert isinstance(event, ArbiterAction)
+    assert event.command == IllegalMove("black", "move", Retraction(ply=3), "7.5")
+    # The journal keeps the short name and the parameters word for word.
+    assert input_to_json(event) == {
+        "t": 2.0,
+        "arbiter": {"action": "illegal", "side": "black", "ply": 3, "reason": "7.5"},
+    }
+    assert ArbiterAction(0, "set_moves", {"moves": 4}).command == SetMoves(4, None)
+    bad = ArbiterAction(0, "set_moves", {"moves": 2.5}).command
+    assert isinstance(bad, Malformed) and "'moves' must be a whole number" in bad.error
 
 
 def test_arbiter_penalty_and_guideline_III_4_increment(settings: Settings) -> None:

@@ -4,7 +4,9 @@
 the game session, opens its journal, puts both on a :class:`~voice.host.GameHost`, and attaches
 what this computer offers: the loudspeaker (or only the terminal), the microphone with the
 recogniser (or typed lines), the terminal's keys, the web board for the sighted opponent and the
-arbiter, or Stockfish as the opponent. Everything here is plumbing; the rules are in the session.
+arbiter, or Stockfish as the opponent. Everything here is plumbing: the rules are in the session;
+what the program decides around the game (the set-up from the command line, the answers before
+the game, quitting, what the terminal shows) is in :mod:`voice.app_decisions`.
 
 Before the clocks run, two questions may be asked outside the game: the computer's strength
 (``--opponent engine``: a number from one to eight) and, at a tournament board, the arbiter's
@@ -33,10 +35,22 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from voice import announcements as ann
 from voice import config
+from voice.app_decisions import (
+    Mode,
+    Opponent,
+    Plan,
+    QuitGuard,
+    is_yes,
+    level_answer,
+    new_setup,
+    question_phrases,
+    shown,
+    with_engine,
+)
 from voice.approval import SetupApproval
 from voice.clock_mode import describe_control
 from voice.config import Settings
@@ -46,10 +60,7 @@ from voice.events import (
     InputEvent,
     KeyPress,
     OutputEvent,
-    Result,
-    Say,
     Setup,
-    Side,
 )
 from voice.host import GameHost
 from voice.journal import Journal, journal_dir, new_journal_path
@@ -60,7 +71,6 @@ from voice.phrases import speakable
 from voice.session import GameSession
 from voice.text_input import Heard, TextInput
 from voice.timecontrol import TimeControlError, parse_time_control
-from voice.utterance import read_command
 from voice.vocabulary import Phrase, Vocabulary
 
 if TYPE_CHECKING:
@@ -69,8 +79,7 @@ if TYPE_CHECKING:
     from voice.native import NativeLibrary
     from voice.web.server import WebServer
 
-Mode = Literal["play", "assist"]
-Opponent = Literal["board", "engine"]
+__all__ = ["EXIT_OK", "EXIT_SETUP", "App", "Mode", "Opponent", "Output", "Plan", "Startup"]
 
 EXIT_OK = 0
 EXIT_SETUP = 2  # something the user must fix before a game can start
@@ -96,29 +105,6 @@ class Startup(Exception):
     def __init__(self, text: str) -> None:
         super().__init__(text)
         self.text = text
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What the user asked for on the command line."""
-
-    mode: Mode
-    opponent: Opponent = "board"
-    text: bool = False
-    speech: bool = True
-    web: bool = True
-    lan: bool = False
-    port: int | None = None
-    qr: bool = False
-    resume: Path | None = None
-    journal: Path | None = None
-    level: int | None = None
-    blind: Side | None = None
-    control: str | None = None
-    language: str | None = None
-    fen: str | None = None
-    laws: str | None = None  # --laws: the FIDE Laws edition (default [rules] edition)
-    deaf_opponent: bool = False
 
 
 # -- the terminal and the loudspeaker ---------------------------------------------------------
@@ -218,7 +204,7 @@ class App:
             for key in keys
         }
         self._inbox: _Inbox | None = None
-        self._quit_asked = False
+        self.quit_guard = QuitGuard()
         self._game_over_said = False
         self.learner: GameLearner | None = None
 
@@ -279,7 +265,7 @@ class App:
                 level = self.plan.level
                 if level is None:
                     level = await self._ask_level()
-                setup = self._with_engine(setup, level)
+                setup = with_engine(setup, level, self.text("engine.player", level=level))
                 assert self.engine is not None
                 self.engine.set_level(level)
             if not resumed:
@@ -333,7 +319,7 @@ class App:
             self._use_text()
             return
         self.source = source
-        source.set_context(self._question_phrases())  # nothing is asked yet: yes, no, numbers
+        source.set_context(question_phrases(self.vocab))  # nothing is asked yet: yes, no, numbers
         self.input_words = source.describe(self.language)
         self._start_keys()
 
@@ -408,47 +394,12 @@ class App:
             raise Startup(self.text("fail.journal_dir_file", path=folder))
 
     def _setup(self) -> Setup:
-        plan = self.plan
-        # The scoresheet's Date header; in the journal's setup line, so a resumed game keeps it.
-        extra: dict[str, Any] = {"app": plan.mode, "date": datetime.now().strftime("%Y.%m.%d")}
-        if plan.deaf_opponent:
-            extra["deaf_opponent"] = True
-        control = plan.control or self.settings.clock.time_control
         try:
-            parse_time_control(control, self.settings.clock.presets)
+            return new_setup(
+                self.plan, self.settings, self.language, datetime.now().strftime("%Y.%m.%d")
+            )
         except TimeControlError as error:
             raise Startup(self.text("fail.time_control", error=str(error))) from None
-        return Setup(
-            mode="game",
-            blind=plan.blind or self.settings.session.blind,
-            time_control=control,
-            profile="tournament" if plan.mode == "assist" else "home",
-            fen=plan.fen,
-            # recorded in the journal: a resumed game goes on in the language it began in
-            language=self.language,
-            # and under the Laws it began under
-            laws=plan.laws or self.settings.rules.edition,
-            extra=extra,
-        )
-
-    def _with_engine(self, setup: Setup, level: int) -> Setup:
-        sighted = "black" if setup.blind == "white" else "white"
-        extra = {
-            **setup.extra,
-            "opponent": "engine",
-            "engine_level": level,
-            sighted: self.text("engine.player", level=level),
-        }
-        return Setup(
-            mode=setup.mode,
-            blind=setup.blind,
-            time_control=setup.time_control,
-            profile=setup.profile,
-            fen=setup.fen,
-            language=setup.language,
-            laws=setup.laws,
-            extra=extra,
-        )
 
     def _new_session(self, setup: Setup) -> GameSession:
         from voice.events import PositionOver, ScriptError
@@ -528,7 +479,7 @@ class App:
         assert self._inbox is not None
         self.output.say(question)
         if self.source is not None:
-            self.source.set_context(self._question_phrases())
+            self.source.set_context(question_phrases(self.vocab))
         while True:
             kind, value = await self._inbox.queue.get()
             if kind in ("end", "interrupt"):
@@ -547,17 +498,6 @@ class App:
                 return result
             self.output.say(question)
 
-    def _question_phrases(self) -> frozenset[Phrase]:
-        words = [*self.vocab.commands.get("yes", ()), *self.vocab.commands.get("no", ())]
-        numbers = [(word,) for word in self.vocab.number_words]
-        return frozenset([*words, *numbers])
-
-    def _is_yes(self, heard: Heard) -> bool:
-        if not heard:
-            return True  # Enter alone takes the suggestion
-        words = self.vocab.normalize(heard[0][0])
-        return words in self.vocab.commands.get("yes", ())
-
     async def _ask_level(self) -> int:
         from voice.engine import LEVELS
 
@@ -567,14 +507,7 @@ class App:
         last = self.vocab.number_words[len(LEVELS) - 1]
 
         def answer(heard: Heard) -> int | None:
-            if self._is_yes(heard):
-                return default
-            for text, _ in heard:
-                command = read_command(self.vocab.normalize(text), self.vocab, numbers=True)
-                count = command.count if command is not None else None
-                if count is not None and 1 <= count <= len(LEVELS):
-                    return count
-            return None
+            return level_answer(self.vocab, heard, default, len(LEVELS))
 
         level: int = await self._ask(self.text("engine.ask", last=last, level=default), answer)
         self.tell("engine.chosen", level=level)
@@ -630,7 +563,7 @@ class App:
         try:
             await self._ask(
                 self.text(question),
-                lambda heard: True if self._is_yes(heard) else None,
+                lambda heard: True if is_yes(self.vocab, heard) else None,
                 spoken=False,
                 answered_by="approved",
             )
@@ -789,20 +722,18 @@ class App:
 
     def _show(self, outputs: Sequence[OutputEvent]) -> None:
         """The session's outputs for the blind player (and the arbiter's log at the terminal)."""
-        ended = False
-        for out in outputs:
-            if isinstance(out, Say):
-                if out.to in ("blind", "all"):
-                    self.output.say(out.text)
-                elif out.to == "arbiter" and self.plan.mode == "assist":
-                    # the session writes the arbiter's lines in the opponent's language
-                    language = self.session.opponent_language if self.session else ""
-                    text = display_text(out.text, language)
-                    self.output.line(self.text("arbiter_line", text=text))
-            elif isinstance(out, Result) and not self._game_over_said:
-                self._game_over_said = True
-                ended = True
+        view = shown(outputs, self.plan.mode)
+        for line in view.lines:
+            if not line.arbiter:
+                self.output.say(line.text)
+                continue
+            # the session writes the arbiter's lines in the opponent's language
+            language = self.session.opponent_language if self.session else ""
+            text = display_text(line.text, language)
+            self.output.line(self.text("arbiter_line", text=text))
+        ended = view.result and not self._game_over_said
         if ended:  # after the result has been announced
+            self._game_over_said = True
             self.output.line(self._pgn())
             how = "typed" if isinstance(self.source, TextInput) else "keys"
             self.tell(f"after_game.{how}")
@@ -834,23 +765,21 @@ class App:
                 continue  # Enter alone
             if heard and heard[0][0].strip().lower() in stop_words:
                 self.output.stop()
-            self._quit_asked = False
+            self.quit_guard.spoken()
             await self.host.submit(_speech(heard))
 
     async def _key(self, action: str) -> bool:
         """A game key; True when the player confirmed quitting."""
         assert self.host is not None
-        if action == "quit":
-            if self._quit_asked:
+        match self.quit_guard.key(action):
+            case "quit":
                 return True
-            self._quit_asked = True
-            self.tell("quit.confirm")
-            return False
-        self._quit_asked = False
-        if action == "stop":
-            self.output.stop()
-            return False
-        await self.host.submit(partial(KeyPress, key=action))
+            case "ask_quit":
+                self.tell("quit.confirm")
+            case "stop":
+                self.output.stop()
+            case "submit":
+                await self.host.submit(partial(KeyPress, key=action))
         return False
 
     # -- the end ----------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """Arbiter actions: what they are called, which parameters they take, checked before use.
 
 The arbiter's panel, a script line ``{"arbiter": {"action": ..., ...}}`` and a journal all carry
-an action name and parameters. They are validated here into an :class:`ArbiterCommand`, so the
-session only ever applies well-formed actions; a malformed one is refused with a sentence and
-changes nothing. Every action may carry a ``reason`` (text), which is logged with it.
+an action name and parameters. They are read here, once, into one typed action each (the
+:data:`ArbiterCommand` union), so the session only ever applies well-formed actions; a malformed
+one is refused with a sentence and changes nothing. Every action may carry a ``reason`` (text),
+which is logged with it.
 
 Actions (FIDE articles in brackets):
 
@@ -50,11 +51,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from voice.events import Side
 from voice.laws import ILLEGAL_KINDS, IllegalKind
+
+if TYPE_CHECKING:
+    from voice.events import Side
 
 ACTIONS: tuple[str, ...] = (
     "pause",
@@ -95,29 +98,182 @@ class Retraction:
     black_ms: int | None = None
 
 
+# -- one typed action per arbiter decision ------------------------------------------------------
+#
+# Every action carries the ``reason`` the arbiter gave, and says its journal ``name`` and the side
+# it concerns (``side``, None when it concerns both or neither) for the arbiter's log.
+
+
 @dataclass(frozen=True)
-class ArbiterCommand:
-    """A validated action. Only the fields the action uses are set."""
+class PauseClocks:
+    """6.11, D.2.9: both displays stop."""
+
+    reason: str = ""
+    name: ClassVar[str] = "pause"
+    side: ClassVar[None] = None
+
+
+@dataclass(frozen=True)
+class ResumeClocks:
+    """The displays run again after a pause."""
+
+    reason: str = ""
+    name: ClassVar[str] = "resume"
+    side: ClassVar[None] = None
+
+
+@dataclass(frozen=True)
+class AddTime:
+    """6.10.2, 7.1: time added to one display; negative takes time away."""
+
+    side: Side
+    ms: int
+    reason: str = ""
+    name: ClassVar[str] = "add_time"
+
+
+@dataclass(frozen=True)
+class SetTime:
+    """6.10.2, 7.1: one display set."""
+
+    side: Side
+    ms: int
+    reason: str = ""
+    name: ClassVar[str] = "set_time"
+
+
+@dataclass(frozen=True)
+class SetMoves:
+    """6.10.2: the move counter of one side, or of both when ``side`` is None."""
+
+    moves: int
+    side: Side | None = None
+    reason: str = ""
+    name: ClassVar[str] = "set_moves"
+
+
+@dataclass(frozen=True)
+class Retract:
+    """D.2.9: both boards back to the agreed point."""
+
+    retraction: Retraction
+    reason: str = ""
+    name: ClassVar[str] = "retract"
+    side: ClassVar[None] = None
+
+
+@dataclass(frozen=True)
+class IllegalMove:
+    """7.5: a completed illegal move by ``side``, the position reinstated when given."""
+
+    side: Side
+    kind: IllegalKind = "move"
+    retraction: Retraction | None = None
+    reason: str = ""
+    name: ClassVar[str] = "illegal_move"
+
+
+@dataclass(frozen=True)
+class ScoresheetDeduction:
+    """2001 8.1 (8.1.6 from 2018): time deducted for not keeping score."""
+
+    side: Side
+    ms: int
+    reason: str = ""
+    name: ClassVar[str] = "scoresheet_deduction"
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """7.5.5, 9.5.3, 12.9: ``side`` gets the penalty time of this control."""
+
+    side: Side
+    reason: str = ""
+    name: ClassVar[str] = "penalty"
+
+
+@dataclass(frozen=True)
+class Increment:
+    """Guideline III.4: an increment for both from the next move on."""
+
+    ms: int
+    reason: str = ""
+    name: ClassVar[str] = "increment"
+    side: ClassVar[None] = None
+
+
+@dataclass(frozen=True)
+class WrongClaim:
+    """9.5.3: an incorrect draw claim by ``side``."""
+
+    side: Side
+    reason: str = ""
+    name: ClassVar[str] = "wrong_claim"
+
+
+@dataclass(frozen=True)
+class DeclareResult:
+    """A result the arbiter declares (e.g. after a ruling under 11 or 12)."""
+
+    result: ResultText
+    reason: str = ""
+    name: ClassVar[str] = "declare_result"
+    side: ClassVar[None] = None
+
+
+@dataclass(frozen=True)
+class ApproveSetup:
+    """The arbiter approved the set-up; what was approved is in the journal line as given."""
+
+    reason: str = ""
+    name: ClassVar[str] = "approve_setup"
+    side: ClassVar[None] = None
+
+
+ArbiterCommand = (
+    PauseClocks
+    | ResumeClocks
+    | AddTime
+    | SetTime
+    | SetMoves
+    | Retract
+    | IllegalMove
+    | ScoresheetDeduction
+    | Penalty
+    | Increment
+    | WrongClaim
+    | DeclareResult
+    | ApproveSetup
+)
+
+
+@dataclass(frozen=True)
+class Malformed:
+    """An action that could not be read: refused by the session, with this sentence, and
+    journalled as given so that a replay refuses it again."""
 
     action: str
-    reason: str = ""
-    side: Side | None = None
-    ms: int | None = None
-    moves: int | None = None
-    retraction: Retraction | None = None
-    result: ResultText | None = None
-    kind: IllegalKind = "move"
-    params: Mapping[str, Any] = field(default_factory=dict)
+    error: str
 
 
-def _side(params: Mapping[str, Any], *, required: bool = True) -> Side | None:
+def parse_action(action: str, params: Mapping[str, Any]) -> ArbiterCommand | Malformed:
+    """The action as typed, or why it cannot be; read once, where the input arrives."""
+    try:
+        return read_action(action, params)
+    except ArbiterError as error:
+        return Malformed(action, str(error))
+
+
+def _side(params: Mapping[str, Any]) -> Side:
     value = params.get("side")
-    if value is None and not required:
-        return None
     if value not in ("white", "black"):
         raise ArbiterError(f"'side' must be 'white' or 'black', not {value!r}")
     side: Side = value
     return side
+
+
+def _optional_side(params: Mapping[str, Any]) -> Side | None:
+    return None if params.get("side") is None else _side(params)
 
 
 def _seconds(params: Mapping[str, Any], key: str, *, negative: bool = False) -> int:
@@ -137,14 +293,12 @@ def _count(params: Mapping[str, Any], key: str, low: int = 0) -> int:
     return value
 
 
-def _retraction(params: Mapping[str, Any], *, required: bool) -> Retraction | None:
+def _retraction(params: Mapping[str, Any]) -> Retraction | None:
     has_ply = "ply" in params
     has_move = "to_move" in params
     if has_ply and has_move:
         raise ArbiterError("give either 'ply' or 'to_move', not both")
     if not has_ply and not has_move:
-        if required:
-            raise ArbiterError("'retract' needs 'ply' (half-moves kept) or 'to_move' (move number)")
         return None
     times = {
         side: _seconds(params, f"{side}_seconds") if f"{side}_seconds" in params else None
@@ -154,7 +308,7 @@ def _retraction(params: Mapping[str, Any], *, required: bool) -> Retraction | No
         return Retraction(
             ply=_count(params, "ply"), white_ms=times["white"], black_ms=times["black"]
         )
-    side = _side(params, required=False) or "white"
+    side = _optional_side(params) or "white"
     return Retraction(
         to_move=_count(params, "to_move", 1),
         side=side,
@@ -171,20 +325,25 @@ def read_action(action: str, params: Mapping[str, Any]) -> ArbiterCommand:
     reason = reason.strip()[:200]
     action = ALIASES.get(action, action)
     match action:
-        case "pause" | "resume":
-            return ArbiterCommand(action, reason)
+        case "pause":
+            return PauseClocks(reason)
+        case "resume":
+            return ResumeClocks(reason)
         case "add_time":
             ms = _seconds(params, "seconds", negative=True)
-            return ArbiterCommand(action, reason, side=_side(params), ms=ms)
+            return AddTime(_side(params), ms, reason)
         case "set_time":
-            return ArbiterCommand(
-                action, reason, side=_side(params), ms=_seconds(params, "seconds")
-            )
+            return SetTime(_side(params), _seconds(params, "seconds"), reason)
         case "set_moves":
-            side = _side(params, required=False)
-            return ArbiterCommand(action, reason, side=side, moves=_count(params, "moves"))
+            side = _optional_side(params)
+            return SetMoves(_count(params, "moves"), side, reason)
         case "retract":
-            return ArbiterCommand(action, reason, retraction=_retraction(params, required=True))
+            back = _retraction(params)
+            if back is None:
+                raise ArbiterError(
+                    "'retract' needs 'ply' (half-moves kept) or 'to_move' (move number)"
+                )
+            return Retract(back, reason)
         case "illegal_move":
             # The retraction parameters position the game; 'side' names the offender.
             offender = _side(params)
@@ -194,24 +353,25 @@ def read_action(action: str, params: Mapping[str, Any]) -> ArbiterCommand:
                     f"'kind' must be one of {', '.join(ILLEGAL_KINDS)}, not {kind!r}"
                 )
             rest = {k: v for k, v in params.items() if k not in ("side", "kind")}
-            back = _retraction(rest, required=False)
-            return ArbiterCommand(action, reason, side=offender, retraction=back, kind=kind)
+            back = _retraction(rest)
+            return IllegalMove(offender, kind, back, reason)
         case "scoresheet_deduction":
             ms = _seconds(params, "seconds")
-            return ArbiterCommand(action, reason, side=_side(params), ms=ms)
-        case "wrong_claim" | "penalty":
-            return ArbiterCommand(action, reason, side=_side(params))
+            return ScoresheetDeduction(_side(params), ms, reason)
+        case "wrong_claim":
+            return WrongClaim(_side(params), reason)
+        case "penalty":
+            return Penalty(_side(params), reason)
         case "increment":
             ms = _seconds(params, "seconds")
             if ms <= 0:
                 raise ArbiterError("'seconds' must be more than zero")
-            return ArbiterCommand(action, reason, ms=ms)
+            return Increment(ms, reason)
         case "declare_result":
             result = params.get("result")
             if result not in _RESULTS:
                 raise ArbiterError(f"'result' must be one of {', '.join(_RESULTS)}, not {result!r}")
-            return ArbiterCommand(action, reason, result=result)
+            return DeclareResult(result, reason)
         case "approve_setup":
-            recorded = {k: v for k, v in params.items() if k != "reason"}
-            return ArbiterCommand(action, reason, params=recorded)
+            return ApproveSetup(reason)
     raise ArbiterError(f"unknown action {action!r}; known: {', '.join(ACTIONS)}")

@@ -28,6 +28,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from voice.arbiter import ArbiterCommand, Malformed, parse_action
 from voice.laws import EDITIONS
 from voice.messages import languages
 
@@ -105,11 +106,20 @@ class KeyPress:
 
 @dataclass(frozen=True)
 class ArbiterAction:
-    """An arbiter's action with its parameters, e.g. ``add_time`` with side and seconds."""
+    """An arbiter's action with its parameters, e.g. ``add_time`` with side and seconds.
+
+    ``action`` and ``params`` are the action as given, which the journal keeps word for word (a
+    replay must refuse again what was refused); ``command`` is the same action read once, on
+    arrival, into its typed form (:mod:`voice.arbiter`), which is all the session applies.
+    """
 
     t_ms: int
     action: str
     params: dict[str, Any] = field(default_factory=dict)
+    command: ArbiterCommand | Malformed = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "command", parse_action(self.action, self.params))
 
 
 @dataclass(frozen=True)

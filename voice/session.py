@@ -21,8 +21,11 @@ The rules that shape it (docs/rules.md; FIDE Laws 2023, Appendix D):
   with the 6.9 draw; arbiter decisions.
 
 This module is the blind player's protocol and the sighted player's moves; the shared state is
-in :mod:`voice.session_base`, draws and resignation in :mod:`voice.session_draws`, the arbiter's
-actions in :mod:`voice.session_arbiter`.
+in :mod:`voice.session_base`. The session owns its other parts and calls them by name: draws and
+resignation (:class:`voice.session_draws.Draws`), the arbiter's actions
+(:class:`voice.session_arbiter.ArbiterDesk`), the answers to requests
+(:class:`voice.session_requests.Requests`, with :class:`voice.explore.Explorer`); a table maps
+each command of the blind player to its handler.
 """
 
 from __future__ import annotations
@@ -58,8 +61,7 @@ from voice.explore import EXPLORE_KEYS, Explorer
 from voice.explore_words import EXPLORE_COMMANDS, EXPLORE_WORDS, explore_phrases
 from voice.matcher import Decision, Hypothesis, MatchResult, match_move, rank_phrases
 from voice.phrases import MoveIntent, Refusal, explain_refusal, phrase_table, render_move
-from voice.position_words import position_words, where_words
-from voice.session_arbiter import ArbiterMixin
+from voice.session_arbiter import ArbiterDesk
 from voice.session_base import (
     LogEntry,
     Outputs,
@@ -69,15 +71,26 @@ from voice.session_base import (
     PendingPromotion,
     PendingRepeatOrMove,
     PendingResign,
+    SessionBase,
     _setup_flag,
     color_of,
     game_message,
     side_of,
 )
-from voice.session_draws import DrawsMixin
+from voice.session_draws import Draws
+from voice.session_requests import Requests
 from voice.spoken_time import duration_words
 from voice.utterance import Command, command_table, read_command
 from voice.vocabulary import Phrase
+
+__all__ = [
+    "SIGHTED_KEYS",
+    "WHERE_ARTICLES",
+    "GameSession",
+    "color_of",
+    "one_word_difference",
+    "side_of",
+]
 
 # Refusal reasons that are not an attempt at an illegal move (the words were too vague).
 _NOT_AN_ATTEMPT = frozenset({"say_whole_move", "several_can_reach", "which_piece", "game_over"})
@@ -153,7 +166,7 @@ SIGHTED_KEYS = (
 # -- the session --------------------------------------------------------------------------------
 
 
-class GameSession(DrawsMixin, ArbiterMixin):
+class GameSession(SessionBase):
     """One game between a blind and a sighted player (or an engine on the sighted side)."""
 
     def __init__(self, setup: Setup, settings: Settings) -> None:
@@ -161,6 +174,36 @@ class GameSession(DrawsMixin, ArbiterMixin):
         # Exploring the board (voice.explore): the arbiter's rule for descriptions, the cursor.
         describe = _setup_flag(setup.extra, "describe_board", settings.session.describe_board)
         self.explorer = Explorer(self.blind, self.profile, describe)
+        # The parts of the protocol that act on this game: draws, claims and resignation
+        # (Articles 5, 9), the arbiter's actions (6.10, 6.11, 7.5, D.2.9), requests (D.2.10.4).
+        self.draws = Draws(self)
+        self.arbiter = ArbiterDesk(self)
+        self.requests = Requests(self, self.explorer)
+        # What each command of the blind player does (voice.utterance names the commands).
+        self._commands: dict[str, Callable[[Command, int, Outputs], None]] = {
+            "yes": self._cmd_yes,
+            "no": self._cmd_no,
+            "repetition": self._cmd_repetition,
+            "my_move": self._cmd_my_move,
+            "choice": self._cmd_choice,
+            "correction": self._cmd_correction,
+            "time": self.requests.time,
+            "moves": self.requests.moves,
+            "repeat": self.requests.repeat,
+            "last_move": self.requests.last_move,
+            "last_moves": self.requests.last_moves,
+            "position": self.requests.position,
+            "where": self.requests.where,
+            "whose_turn": self.requests.whose_turn,
+            "scoresheet": self.requests.scoresheet,
+            "help": self._cmd_help,
+            "stop": self._cmd_stop,
+            "pause": self._cmd_pause,
+            "arbiter": self._cmd_arbiter,
+            "touched": self._cmd_touched,
+            "draw": self._cmd_draw,
+            "resign": self._cmd_resign,
+        }
 
     # -- the Core protocol ------------------------------------------------------------------
 
@@ -180,17 +223,17 @@ class GameSession(DrawsMixin, ArbiterMixin):
             case Ask():
                 self._on_key(event.what, t, out)
             case ArbiterAction():
-                self._on_arbiter(event.action, event.params, t, out)
+                self.arbiter.act(event, t, out)
             case Pause():
-                self._on_arbiter("pause", {}, t, out)
+                self.arbiter.act(ArbiterAction(t, "pause"), t, out)
             case Resume():
-                self._on_arbiter("resume", {}, t, out)
+                self.arbiter.act(ArbiterAction(t, "resume"), t, out)
             case ClockPress():
-                self._tell(out, t, "key.press_not_needed")
+                self.tell(out, t, "key.press_not_needed")
             case Tick():
                 pass
         self._advance(t, out)  # an arbiter may have set the running clock to zero
-        out.add(self._clock_state(t))
+        out.add(self.clock_state(t))
         return out.events
 
     def next_wakeup_ms(self) -> int | None:
@@ -232,15 +275,15 @@ class GameSession(DrawsMixin, ArbiterMixin):
         t = self.now
         out = Outputs()
         if self.result is not None:
-            for to, language in self._audiences():  # the result in each player's language
+            for to, language in self.audiences():  # the result in each player's language
                 text = game_message(
-                    language, "resume.over", result=self._result_words(self.result, language)
+                    language, "resume.over", result=self.result_words(self.result, language)
                 )
-                self._emit(out, Say(t, text, to))
-            out.add(self._clock_state(t))
+                self.emit(out, Say(t, text, to))
+            out.add(self.clock_state(t))
             return out.events
         turn = side_of(self.board.turn)
-        for to, language in self._audiences():
+        for to, language in self.audiences():
             text = game_message(
                 language,
                 "resume.game",
@@ -248,16 +291,16 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 white=duration_words(self.clock.remaining_ms("white", t), language),
                 black=duration_words(self.clock.remaining_ms("black", t), language),
             )
-            self._emit(out, Say(t, text, to))
+            self.emit(out, Say(t, text, to))
         if self.sheet.entries:
-            for to, language in self._audiences():
+            for to, language in self.audiences():
                 moves = self.sheet.spoken_lines(language, list(self.sheet.entries[-2:]))
-                self._emit(out, Say(t, game_message(language, "resume.last", moves=moves), to))
+                self.emit(out, Say(t, game_message(language, "resume.last", moves=moves), to))
         if self.pending is not None:
-            self._tell(out, t, "resume.pending", question=self._pending_question())
+            self.tell(out, t, "resume.pending", question=self._pending_question())
         if self.offer is not None:
-            self._say_all(out, t, "resume.offer", by=self.offer.by)
-        out.add(self._clock_state(t))
+            self.say_all(out, t, "resume.offer", by=self.offer.by)
+        out.add(self.clock_state(t))
         return out.events
 
     def _pending_question(self) -> str:
@@ -461,27 +504,27 @@ class GameSession(DrawsMixin, ArbiterMixin):
         if not crossed:
             return  # delay mode: the main time had not started to run yet
         self._warned.update(crossed)
-        self._tell(out, t, "time.low", time=duration_words(left, self.language))
+        self.tell(out, t, "time.low", time=duration_words(left, self.language))
 
     def _on_flag(self, side: Side, t: int, control_met: bool, out: Outputs) -> None:
         out.add(Flag(t, side))
         if control_met:
             # 6.4: the counter shows the period's moves completed, so the flag does not lose.
-            self._say_all(out, t, "flag.control_met", side=side)
+            self.say_all(out, t, "flag.control_met", side=side)
             return
         if self.laws.flag_needs_claim(self.control):
             if self.clock.is_down(other(side)):
                 # 2001 B.8: both flags have fallen, so the game is drawn.
-                self._say_all(out, t, "flag.both_fallen")
-                self._end(t, "1/2-1/2", "both_flags", out)
+                self.say_all(out, t, "flag.both_fallen")
+                self.end_game(t, "1/2-1/2", "both_flags", out)
                 return
             if side == self.blind:
                 # 2001 B.6: nobody calls the flag; it counts when the opponent claims it. The
                 # blind player's assistant claims the opponent's flag at once (F.2.9.e).
                 self.log.append(LogEntry(t, "flag_not_called", side))
-                self._to_arbiter(out, t, "arbiter.flag_not_called", side=side)
+                self.to_arbiter(out, t, "arbiter.flag_not_called", side=side)
                 return
-        self._flag_result(side, t, out)
+        self.flag_result(side, t, out)
 
     # -- the blind player's words -----------------------------------------------------------
 
@@ -494,7 +537,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
         ]
         heard = [h for h in heard if h.words]
         if not heard:
-            self._tell(out, t, "not_understood")
+            self.tell(out, t, "not_understood")
             return
         picked = self._picked_by_difference(heard[0].words)
         if picked is not None:
@@ -506,24 +549,24 @@ class GameSession(DrawsMixin, ArbiterMixin):
             self._command(command, t, out)
             return
         if self.result is not None:
-            self._tell(out, t, "game.over", result=self._result_words(self.result))
+            self.tell(out, t, "game.over", result=self.result_words(self.result))
             return
         if isinstance(self.pending, PendingCorrection):
-            self._tell(out, t, "correction.move_pending", move=self.pending.spoken)
+            self.tell(out, t, "correction.move_pending", move=self.pending.spoken)
             return
         if self.clock.paused:
             fuzzy = self._fuzzy_command(heard, numbers)
             if fuzzy is not None:
                 self._command(fuzzy, t, out)
             else:
-                self._tell(out, t, "paused")
+                self.tell(out, t, "paused")
             return
         if self.board.turn != color_of(self.blind):
             fuzzy = self._fuzzy_command(heard, numbers)
             if fuzzy is not None:
                 self._command(fuzzy, t, out)
             else:
-                self._tell(out, t, "turn.not_yours")
+                self.tell(out, t, "turn.not_yours")
             return
         answer = self._promotion_answer(heard)
         if answer is not None:
@@ -558,7 +601,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 return False
             moves.append(found.move)
         self.pending = PendingPromotion(tuple(moves), self.vocab.display(words))
-        self._tell(out, t, "promotion.question", **self._promotion_words())
+        self.tell(out, t, "promotion.question", **self._promotion_words())
         return True
 
     def _promotion_words(self) -> dict[str, str]:
@@ -613,7 +656,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
     def _ask_confirm(self, move: chess.Move, t: int, out: Outputs) -> None:
         spoken = render_move(self.board, move, self.vocab)
         self.pending = PendingConfirm(move, spoken)
-        self._tell(out, t, "confirm.question", move=spoken)
+        self.tell(out, t, "confirm.question", move=spoken)
 
     def _undecided(self, result: MatchResult, t: int, out: Outputs) -> None:
         if result.decision == Decision.CONFIRM and result.move is not None:
@@ -624,9 +667,9 @@ class GameSession(DrawsMixin, ArbiterMixin):
             difference = one_word_difference([self.vocab.normalize(s) for s in spoken])
             self.pending = PendingChoice(moves, spoken, difference)
             if difference is not None:
-                self._tell_text(out, t, self._difference_question())
+                self.tell_text(out, t, self._difference_question())
             else:
-                self._tell(out, t, "choose.question", options=self._options(spoken))
+                self.tell(out, t, "choose.question", options=self._options(spoken))
         else:
             self._refuse_blind(result.refusal, t, out)
 
@@ -678,11 +721,11 @@ class GameSession(DrawsMixin, ArbiterMixin):
     def _refuse_blind(self, refusal: Refusal | None, t: int, out: Outputs) -> None:
         """Nothing is made, no clock changes; one sentence says why (docs/rules.md §6.5)."""
         if refusal is None:
-            self._tell(out, t, "not_understood")
+            self.tell(out, t, "not_understood")
             out.add(Refused(t, self.blind, "not_understood"))
             return
         text = refusal.text(self.language)
-        self._emit(out, Say(t, text, "blind"))
+        self.emit(out, Say(t, text, "blind"))
         out.add(Refused(t, self.blind, refusal.reason))
         if refusal.reason in _NOT_AN_ATTEMPT:
             return
@@ -690,7 +733,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
         if self.profile == "tournament":
             entry = LogEntry(t, "illegal_attempt", self.blind, text)
             self.log.append(entry)
-            self._to_arbiter(
+            self.to_arbiter(
                 out,
                 t,
                 "arbiter.attempt_logged",
@@ -728,11 +771,11 @@ class GameSession(DrawsMixin, ArbiterMixin):
             # which was meant cannot be told from the words, so the player is asked.
             move = result.candidates[0].move
             self.pending = PendingRepeatOrMove(move, render_move(self.board, move, self.vocab))
-            self._tell(out, t, "repeat_or_move.question")
+            self.tell(out, t, "repeat_or_move.question")
         elif repeated == actual:
-            self._tell(out, t, "repeat_back.right")
+            self.tell(out, t, "repeat_back.right")
         else:
-            self._tell(
+            self.tell(
                 out,
                 t,
                 "repeat_back.wrong",
@@ -753,22 +796,22 @@ class GameSession(DrawsMixin, ArbiterMixin):
     def _accept(self, move: chess.Move, t: int, out: Outputs) -> None:
         """The blind player's move is accepted: made now, or when the correction window ends."""
         if self.clock.paused:
-            self._tell(out, t, "paused")  # the question stays open until the clock runs again
+            self.tell(out, t, "paused")  # the question stays open until the clock runs again
             return
         self.pending = None
         if self.correction_ms > 0:
             spoken = render_move(self.board, move, self.vocab)
             self.pending = PendingCorrection(move, spoken, t + self.correction_ms)
-            self._emit(out, Say(t, spoken, "blind"))
+            self.emit(out, Say(t, spoken, "blind"))
             return
-        self._make(move, self.blind, t, out, announce_to="blind")
+        self.make(move, self.blind, t, out, announce_to="blind")
 
     def _close_window(self, t: int, out: Outputs) -> None:
         """The correction window ended: the move is made and the opponent's clock starts."""
         pending = self.pending
         assert isinstance(pending, PendingCorrection)
         self.pending = None
-        self._make(pending.move, self.blind, t, out, announce_to=None)
+        self.make(pending.move, self.blind, t, out, announce_to=None)
 
     # -- the sighted player -----------------------------------------------------------------
 
@@ -777,7 +820,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
         if refusal is not None:
             reason, sentence = refusal
             out.add(Refused(t, self.sighted, reason))
-            self._emit(out, Say(t, sentence, "sighted"))
+            self.emit(out, Say(t, sentence, "sighted"))
             if reason not in ("not_your_turn", "game_over", "paused", "unreadable"):
                 self.attempts[self.sighted] += 1
                 if self.profile == "tournament":
@@ -785,7 +828,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
             return
         move = self._parse_sighted(text)
         assert move is not None
-        self._make(move, self.sighted, t, out, announce_to=None)
+        self.make(move, self.sighted, t, out, announce_to=None)
 
     def _parse_sighted(self, text: str) -> chess.Move | None:
         written = text.strip()
@@ -805,7 +848,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
         language = self.opponent_language
         if self.result is not None:
             return "game_over", game_message(
-                language, "game.over", result=self._result_words(self.result, language)
+                language, "game.over", result=self.result_words(self.result, language)
             )
         if self.board.turn != color_of(self.sighted):
             return "not_your_turn", game_message(language, "sighted.not_your_turn")
@@ -844,44 +887,22 @@ class GameSession(DrawsMixin, ArbiterMixin):
 
     def _on_key(self, key: str, t: int, out: Outputs) -> None:
         if key.startswith("sighted:"):
-            self._sighted_key(key, t, out)
+            self.draws.sighted_key(key, t, out)
             return
         if key in self.vocab.commands or key in ("choice",) or key in EXPLORE_KEYS:
             self._command(Command(key), t, out)
             return
-        self._tell(out, t, "key.unknown", name=key)
+        self.tell(out, t, "key.unknown", name=key)
 
     def _command(self, command: Command, t: int, out: Outputs) -> None:
         name = command.name
         if self.result is not None and name not in _REQUESTS:
-            self._tell(out, t, "game.over", result=self._result_words(self.result))
+            self.tell(out, t, "game.over", result=self.result_words(self.result))
             return
         if name in EXPLORE_COMMANDS or name in EXPLORE_KEYS:
-            self._explore(command, t, out)
+            self.requests.explore(command, t, out)
             return
-        handler: Callable[[Command, int, Outputs], None] = getattr(self, f"_cmd_{name}")
-        handler(command, t, out)
-
-    def _explore(self, command: Command, t: int, out: Outputs) -> None:
-        """A line, a square, attacks, moves or material (:mod:`voice.explore`)."""
-        answer = self.explorer.answer(command, self.board, self.vocab, self.language)
-        self._tell_text(out, t, answer.text)
-        if answer.refused is not None:
-            self._request_refused(answer.refused, t, out)
-
-    def _description_refused(self, name: str, what: str, t: int, out: Outputs) -> bool:
-        """The position read-out follows the tournament rule for describing the board."""
-        refusal = self.explorer.refusal(name, self.language)
-        if refusal is None:
-            return False
-        self._tell_text(out, t, refusal)
-        self._request_refused(what, t, out)
-        return True
-
-    def _request_refused(self, what: str, t: int, out: Outputs) -> None:
-        """A request the tournament profile refused, logged for the arbiter (11.3.1)."""
-        self.log.append(LogEntry(t, "request_refused", self.blind, what))
-        self._to_arbiter(out, t, "arbiter.request_refused", side=self.blind, what=what)
+        self._commands[name](command, t, out)
 
     def _cmd_yes(self, command: Command, t: int, out: Outputs) -> None:
         match self.pending:
@@ -889,32 +910,32 @@ class GameSession(DrawsMixin, ArbiterMixin):
                 self._accept(move, t, out)
             case PendingResign():
                 self.pending = None
-                self._resign(self.blind, t, out)
+                self.draws.resign(self.blind, t, out)
             case _ if self.offer is not None and self.offer.by == self.sighted:
-                self._tell(out, t, "draw.how_to_answer")
+                self.tell(out, t, "draw.how_to_answer")
             case _:
-                self._tell(out, t, "nothing_to_answer")
+                self.tell(out, t, "nothing_to_answer")
 
     def _cmd_no(self, command: Command, t: int, out: Outputs) -> None:
         match self.pending:
             case PendingConfirm() | PendingChoice() | PendingRepeatOrMove() | PendingPromotion():
                 self.pending = None
-                self._tell(out, t, "confirm.discarded")
+                self.tell(out, t, "confirm.discarded")
             case PendingResign():
                 self.pending = None
-                self._tell(out, t, "resign.cancelled")
+                self.tell(out, t, "resign.cancelled")
             case _ if self.offer is not None and self.offer.by == self.sighted:
                 self.offer = None
-                self._say_all(out, t, "draw.declined", by=self.blind)
+                self.say_all(out, t, "draw.declined", by=self.blind)
             case _:
-                self._tell(out, t, "nothing_to_answer")
+                self.tell(out, t, "nothing_to_answer")
 
     def _cmd_repetition(self, command: Command, t: int, out: Outputs) -> None:
         if isinstance(self.pending, PendingRepeatOrMove):
             self.pending = None
-            self._tell(out, t, "repeat_back.right")
+            self.tell(out, t, "repeat_back.right")
         else:
-            self._tell(out, t, "nothing_to_answer")
+            self.tell(out, t, "nothing_to_answer")
 
     def _cmd_my_move(self, command: Command, t: int, out: Outputs) -> None:
         pending = self.pending
@@ -922,16 +943,16 @@ class GameSession(DrawsMixin, ArbiterMixin):
             self.pending = None
             self._propose(pending.move, t, out)
         else:
-            self._tell(out, t, "nothing_to_answer")
+            self.tell(out, t, "nothing_to_answer")
 
     def _cmd_choice(self, command: Command, t: int, out: Outputs) -> None:
         pending = self.pending
         if not isinstance(pending, PendingChoice) or command.count is None:
-            self._tell(out, t, "nothing_to_answer")
+            self.tell(out, t, "nothing_to_answer")
             return
         if not 1 <= command.count <= len(pending.moves):
             last = self.vocab.number_words[len(pending.moves) - 1]
-            self._tell(out, t, "choose.out_of_range", last=last)
+            self.tell(out, t, "choose.out_of_range", last=last)
             return
         self._accept(pending.moves[command.count - 1], t, out)
 
@@ -940,76 +961,34 @@ class GameSession(DrawsMixin, ArbiterMixin):
             case PendingCorrection():
                 # D.2.8: corrected before the opponent's clock started; nothing was made.
                 self.pending = None
-                self._tell(out, t, "correction.done")
+                self.tell(out, t, "correction.done")
             case PendingConfirm() | PendingChoice() | PendingRepeatOrMove() | PendingPromotion():
                 self.pending = None
-                self._tell(out, t, "confirm.discarded")
+                self.tell(out, t, "confirm.discarded")
             case _ if self.sheet.entries and self.sheet.entries[-1].by == self.blind:
-                self._tell(out, t, "correction.too_late")
+                self.tell(out, t, "correction.too_late")
             case _:
-                self._tell(out, t, "correction.nothing")
-
-    def _cmd_time(self, command: Command, t: int, out: Outputs) -> None:
-        self._tell_text(out, t, ann.time_words(self.clock, t, self.blind, self.language))
-
-    def _cmd_moves(self, command: Command, t: int, out: Outputs) -> None:
-        self._tell_text(out, t, ann.moves_words(self.clock, self.blind, self.language))
-
-    def _cmd_repeat(self, command: Command, t: int, out: Outputs) -> None:
-        if self.last_said:
-            self._emit(out, Say(t, self.last_said, "blind"), remember=False)
-        else:
-            self._tell(out, t, "nothing_said")
-
-    def _cmd_last_move(self, command: Command, t: int, out: Outputs) -> None:
-        self._tell_text(out, t, ann.last_move_words(self.sheet, self.language))
-
-    def _cmd_last_moves(self, command: Command, t: int, out: Outputs) -> None:
-        count = command.count or 1
-        self._tell_text(out, t, ann.last_moves_words(self.sheet, count, self.language))
-
-    def _cmd_position(self, command: Command, t: int, out: Outputs) -> None:
-        if self._description_refused("position", ann.command_word(self.vocab, "position"), t, out):
-            return
-        self._tell_text(out, t, position_words(self.board, self.vocab, self.language))
-
-    def _cmd_where(self, command: Command, t: int, out: Outputs) -> None:
-        if self._description_refused("where", ann.command_word(self.vocab, "where"), t, out):
-            return
-        if command.piece is None:
-            self._tell(out, t, "where.which_piece")
-            return
-        self._tell_text(out, t, where_words(self.board, command.piece, self.vocab, self.language))
-
-    def _cmd_whose_turn(self, command: Command, t: int, out: Outputs) -> None:
-        turn = side_of(self.board.turn)
-        if isinstance(self.pending, PendingCorrection):
-            turn = self.blind  # the move is not made yet
-        key = "turn.blind" if turn == self.blind else "turn.sighted"
-        self._tell(out, t, key, side=ann.side_name(turn, self.language))
-
-    def _cmd_scoresheet(self, command: Command, t: int, out: Outputs) -> None:
-        self._tell_text(out, t, self.sheet.spoken_lines(self.language))
+                self.tell(out, t, "correction.nothing")
 
     def _cmd_help(self, command: Command, t: int, out: Outputs) -> None:
         allowed = [name for name in _HELP_COMMANDS if self.explorer.refusal(name, "en") is None]
         words = ann.command_list(self.vocab, allowed, self.language)
         match self.pending:
             case PendingConfirm(spoken=spoken):
-                self._tell(out, t, "help.confirm", move=spoken)
+                self.tell(out, t, "help.confirm", move=spoken)
             case PendingChoice(difference=(_, _)):
-                self._tell_text(out, t, self._difference_question())
+                self.tell_text(out, t, self._difference_question())
             case PendingChoice(moves=moves):
                 last = self.vocab.number_words[len(moves) - 1]
-                self._tell(out, t, "help.choose", last=last)
+                self.tell(out, t, "help.choose", last=last)
             case PendingCorrection():
-                self._tell(out, t, "help.correction")
+                self.tell(out, t, "help.correction")
             case PendingResign():
-                self._tell(out, t, "help.resign")
+                self.tell(out, t, "help.resign")
             case PendingRepeatOrMove():
-                self._tell(out, t, "repeat_or_move.question")
+                self.tell(out, t, "repeat_or_move.question")
             case PendingPromotion():
-                self._tell(out, t, "promotion.question", **self._promotion_words())
+                self.tell(out, t, "promotion.question", **self._promotion_words())
             case _ if self.result is not None:
                 self._tell_help(out, t, "help.over", words)
             case _ if self.board.turn != color_of(self.blind):
@@ -1022,7 +1001,7 @@ class GameSession(DrawsMixin, ArbiterMixin):
         answers), in one announcement."""
         text = game_message(self.language, key, **self.command_words, commands=words)
         explore = self.explorer.help(self.vocab, self.language)
-        self._tell_text(out, t, f"{text} {explore}" if explore else text)
+        self.tell_text(out, t, f"{text} {explore}" if explore else text)
 
     def _cmd_stop(self, command: Command, t: int, out: Outputs) -> None:
         """Stopping the speech now playing is the speech adapter's job; nothing changes here."""
@@ -1031,26 +1010,26 @@ class GameSession(DrawsMixin, ArbiterMixin):
         self._cmd_arbiter(command, t, out)
 
     def _cmd_arbiter(self, command: Command, t: int, out: Outputs) -> None:
-        self._call_arbiter(self.blind, t, out)
+        self.draws.call_arbiter(self.blind, t, out)
 
     def _cmd_touched(self, command: Command, t: int, out: Outputs) -> None:
         """D.2.10.5: the blind player reports that the sighted player touched a piece. Logged
         for the arbiter, who rules on it; the game and the clocks go on unchanged."""
         self.log.append(LogEntry(t, "touched", self.sighted, "reported by the blind player"))
-        self._to_arbiter(out, t, "arbiter.touched_reported", side=self.sighted)
-        self._tell(out, t, "touched.logged")
+        self.to_arbiter(out, t, "arbiter.touched_reported", side=self.sighted)
+        self.tell(out, t, "touched.logged")
 
     def _cmd_draw(self, command: Command, t: int, out: Outputs) -> None:
         self._finish_window(t, out)
         if command.rest:
-            self._claim_with_move(command.rest, t, out)
+            self.draws.claim_with_move(command.rest, t, out)
         else:
-            self._draw(self.blind, t, out)
+            self.draws.draw(self.blind, t, out)
 
     def _cmd_resign(self, command: Command, t: int, out: Outputs) -> None:
         self._finish_window(t, out)
         self.pending = PendingResign()
-        self._tell(out, t, "resign.question")
+        self.tell(out, t, "resign.question")
 
     def _finish_window(self, t: int, out: Outputs) -> None:
         """ "Remis" or "Aufgabe" after a move: the move stands, the window closes now."""

@@ -3,8 +3,10 @@
 :class:`SessionBase` holds everything a game is (board, clocks, scoresheet, what is pending, the
 arbiter's log) and the few actions every part of the protocol needs: make and complete a move,
 end the game, say a sentence to one side, both sides or the arbiter. The blind player's protocol
-(:mod:`voice.session`), draws and resignation (:mod:`voice.session_draws`) and the arbiter's
-actions (:mod:`voice.session_arbiter`) build on it. Pure: no I/O, no clock of its own.
+(:mod:`voice.session`) is this state with its protocol on top; draws and resignation
+(:class:`voice.session_draws.Draws`) and the arbiter's actions
+(:class:`voice.session_arbiter.ArbiterDesk`) are parts the session owns, each given the game to
+act on through these public actions. Pure: no I/O, no clock of its own.
 """
 
 from __future__ import annotations
@@ -216,17 +218,17 @@ class SessionBase:
 
     # -- making moves ---------------------------------------------------------------------
 
-    def _make(
+    def make(
         self, move: chess.Move, side: Side, t: int, out: Outputs, *, announce_to: Audience | None
     ) -> None:
         """Make and complete a move: board, clock, scoresheet, announcement, game end."""
-        entry = self._push(move, side, t, press=True)
+        entry = self.push(move, side, t, press=True)
         spoken = entry.spoken
         if announce_to == "blind":
-            self._emit(out, Say(t, spoken, "blind"))
+            self.emit(out, Say(t, spoken, "blind"))
         out.add(MoveMade(t, entry.uci, entry.san, side, spoken))
         if side == self.sighted:
-            self._emit(out, Say(t, spoken, "blind"))
+            self.emit(out, Say(t, spoken, "blind"))
             self.expect_repeat = move if self.repeat_back else None
         else:
             self.expect_repeat = None
@@ -236,10 +238,10 @@ class SessionBase:
             # 9.1.2.1 / docs/rules.md §6.6: the recipient moved, which rejects the offer.
             by = self.offer.by
             self.offer = None
-            self._say_all(out, t, "draw.rejected_by_move", by=by)
-        self._check_game_end(side, t, out)
+            self.say_all(out, t, "draw.rejected_by_move", by=by)
+        self.check_game_end(side, t, out)
 
-    def _push(self, move: chess.Move, side: Side, t: int, *, press: bool) -> Entry:
+    def push(self, move: chess.Move, side: Side, t: int, *, press: bool) -> Entry:
         """The move on the board and the scoresheet; ``press`` completes it on the clock."""
         spoken = render_move(self.board, move, self.vocab)
         san = self.board.san(move)
@@ -266,41 +268,41 @@ class SessionBase:
         self.sheet.record(entry)
         return entry
 
-    def _check_game_end(self, side: Side, t: int, out: Outputs) -> None:
+    def check_game_end(self, side: Side, t: int, out: Outputs) -> None:
         board = self.board
         if board.is_checkmate():
-            self._end(t, "1-0" if side == "white" else "0-1", "checkmate", out)
+            self.end_game(t, "1-0" if side == "white" else "0-1", "checkmate", out)
         elif board.is_stalemate():
-            self._end(t, "1/2-1/2", "stalemate", out)
+            self.end_game(t, "1/2-1/2", "stalemate", out)
         elif is_dead(board):
-            self._end(t, "1/2-1/2", "dead_position", out)
+            self.end_game(t, "1/2-1/2", "dead_position", out)
         elif not self.laws.automatic_draws:
             return  # 2001: repetition and fifty moves only by claim (9.2, 9.3)
         elif board.is_fivefold_repetition():
-            self._end(t, "1/2-1/2", "fivefold_repetition", out)
+            self.end_game(t, "1/2-1/2", "fivefold_repetition", out)
         elif board.is_seventyfive_moves():
-            self._end(t, "1/2-1/2", "seventyfive_moves", out)
+            self.end_game(t, "1/2-1/2", "seventyfive_moves", out)
 
-    def _charge_wrong_claim(self, side: Side, t: int, out: Outputs) -> None:
+    def charge_wrong_claim(self, side: Side, t: int, out: Outputs) -> None:
         """9.5.3: the opponent's extra time; 2001 9.5.b also takes time from the claimant."""
         cost = self.laws.wrong_claim(self.control, self.clock.remaining_ms(side, t))
         self.clock.add_time(other(side), cost.opponent_gets_ms, t)
         if cost.claimant_left_ms != self.clock.remaining_ms(side, t):
             self.clock.set_time(side, cost.claimant_left_ms, t)
-            self._say_all(out, t, "arbiter.time_set", side=side, ms=cost.claimant_left_ms)
+            self.say_all(out, t, "arbiter.time_set", side=side, ms=cost.claimant_left_ms)
 
     # -- game end -------------------------------------------------------------------------
 
-    def _flag_result(self, side: Side, t: int, out: Outputs) -> None:
+    def flag_result(self, side: Side, t: int, out: Outputs) -> None:
         """A flag that counts: lost, or drawn when the opponent cannot checkmate (6.9)."""
         opponent = other(side)
-        self._say_all(out, t, "flag.fallen", side=side)
+        self.say_all(out, t, "flag.fallen", side=side)
         if cannot_checkmate(self.board, color_of(opponent)):
-            self._end(t, "1/2-1/2", "time_forfeit_draw", out)  # 6.9
+            self.end_game(t, "1/2-1/2", "time_forfeit_draw", out)  # 6.9
         else:
-            self._end(t, "1-0" if opponent == "white" else "0-1", "time_forfeit", out)
+            self.end_game(t, "1-0" if opponent == "white" else "0-1", "time_forfeit", out)
 
-    def _end(
+    def end_game(
         self,
         t: int,
         result: str,
@@ -319,9 +321,9 @@ class SessionBase:
             self.clock.pause(t)
         self.sheet.finish(result, reason)
         out.add(final)
-        self._say_all(out, t, "result.announce", final=final, by=by)
+        self.say_all(out, t, "result.announce", final=final, by=by)
 
-    def _result_words(self, result: Result, language: str | None = None) -> str:
+    def result_words(self, result: Result, language: str | None = None) -> str:
         language = language or self.language
         winners: dict[str, Side] = {"1-0": "white", "0-1": "black"}
         winner = winners.get(result.result)
@@ -334,44 +336,44 @@ class SessionBase:
 
     # -- saying things ----------------------------------------------------------------------
 
-    def _audiences(self) -> list[tuple[Audience, str]]:
+    def audiences(self) -> list[tuple[Audience, str]]:
         """(audience, language) pairs for something both players must hear."""
         if self.language == self.opponent_language:
             return [("all", self.language)]
         return [("blind", self.language), ("sighted", self.opponent_language)]
 
-    def _emit(self, out: Outputs, say: Say, *, remember: bool = True) -> None:
+    def emit(self, out: Outputs, say: Say, *, remember: bool = True) -> None:
         out.add(say)
         if remember and say.to in ("blind", "all"):
             self.last_said = say.text
 
-    def _tell(self, out: Outputs, t: int, key: str, **params: Any) -> None:
+    def tell(self, out: Outputs, t: int, key: str, **params: Any) -> None:
         """One sentence to the blind player."""
         text = game_message(self.language, self.laws.wording(key), **self.command_words, **params)
-        self._emit(out, Say(t, text, "blind"))
+        self.emit(out, Say(t, text, "blind"))
 
-    def _tell_text(self, out: Outputs, t: int, text: str) -> None:
-        self._emit(out, Say(t, text, "blind"))
+    def tell_text(self, out: Outputs, t: int, text: str) -> None:
+        self.emit(out, Say(t, text, "blind"))
 
-    def _tell_side(self, side: Side, out: Outputs, t: int, key: str, **params: Any) -> None:
+    def tell_side(self, side: Side, out: Outputs, t: int, key: str, **params: Any) -> None:
         """One sentence to the player of ``side``, in their language."""
         if side == self.blind:
-            self._tell(out, t, key, **params)
+            self.tell(out, t, key, **params)
         else:
             text = game_message(self.opponent_language, self.laws.wording(key), **params)
-            self._emit(out, Say(t, text, "sighted"))
+            self.emit(out, Say(t, text, "sighted"))
 
-    def _to_arbiter(self, out: Outputs, t: int, key: str, **params: Any) -> None:
+    def to_arbiter(self, out: Outputs, t: int, key: str, **params: Any) -> None:
         """A line for the arbiter's log (in the opponent's page language)."""
-        text = self._sentence(key, self.opponent_language, params)
+        text = self.sentence(key, self.opponent_language, params)
         out.add(Say(t, text, "arbiter"))
 
-    def _say_all(self, out: Outputs, t: int, key: str, **params: Any) -> None:
+    def say_all(self, out: Outputs, t: int, key: str, **params: Any) -> None:
         """One sentence to both players, each in their language."""
-        for to, language in self._audiences():
-            self._emit(out, Say(t, self._sentence(key, language, params), to))
+        for to, language in self.audiences():
+            self.emit(out, Say(t, self.sentence(key, language, params), to))
 
-    def _sentence(self, key: str, language: str, params: dict[str, Any]) -> str:
+    def sentence(self, key: str, language: str, params: dict[str, Any]) -> str:
         """Fill a sentence: sides become their names, ``ms`` a time in words."""
         filled: dict[str, Any] = {}
         for name, value in params.items():
@@ -390,15 +392,20 @@ class SessionBase:
                 filled[name] = value
         if key == "result.announce":
             final = params["final"]
-            return self._result_words(final, language)
+            return self.result_words(final, language)
         return game_message(language, self.laws.wording(key), **filled)
+
+    def rearm_warnings(self, t: int) -> None:
+        """The blind player's low-time warnings, armed again above a display the arbiter set."""
+        left = self.clock.remaining_ms(self.blind, t)
+        self._warned = {ms for ms in self._warned if ms >= left}
 
     def _running(self) -> Side | None:
         if self.result is not None or self.clock.paused:
             return None
         return self.clock.running
 
-    def _clock_state(self, t: int) -> ClockState:
+    def clock_state(self, t: int) -> ClockState:
         return ClockState(
             t,
             self.clock.remaining_ms("white", t),
@@ -424,7 +431,8 @@ def _start_board(fen: str | None) -> chess.Board:
 
 
 def position_over(board: chess.Board) -> str | None:
-    """Why the game in ``board`` is already over, as :meth:`_check_game_end` names it, or None."""
+    """Why the game in ``board`` is already over, as :meth:`SessionBase.check_game_end` names
+    it, or None."""
     if board.is_checkmate():
         return "checkmate"
     if board.is_stalemate():

@@ -31,76 +31,84 @@ from voice.session_base import (
 )
 
 
-class DrawsMixin(SessionBase):
-    """The sighted side's keys, draws, claims, resignation and calling the arbiter."""
+class Draws:
+    """The sighted side's keys, draws, claims, resignation and calling the arbiter: one part of
+    the session, acting on the game it is given."""
+
+    def __init__(self, game: SessionBase) -> None:
+        self.game = game
 
     # -- the sighted side's keys --------------------------------------------------------------
 
-    def _sighted_key(self, key: str, t: int, out: Outputs) -> None:
-        language = self.opponent_language
-        if self.result is not None:
+    def sighted_key(self, key: str, t: int, out: Outputs) -> None:
+        game = self.game
+        language = game.opponent_language
+        if game.result is not None:
             text = game_message(
-                language, "game.over", result=self._result_words(self.result, language)
+                language, "game.over", result=game.result_words(game.result, language)
             )
-            self._emit(out, Say(t, text, "sighted"))
+            game.emit(out, Say(t, text, "sighted"))
             return
-        side = self.sighted
+        side = game.sighted
         match key:
             case "sighted:draw_offer":
                 self._offer(side, t, out)
             case "sighted:draw_accept":
-                if self.offer is not None and self.offer.by == self.blind:
+                if game.offer is not None and game.offer.by == game.blind:
                     self._agree(t, out)
                 else:
-                    self._emit(out, Say(t, game_message(language, "draw.no_offer"), "sighted"))
+                    game.emit(out, Say(t, game_message(language, "draw.no_offer"), "sighted"))
             case "sighted:draw_decline":
-                if self.offer is not None and self.offer.by == self.blind:
-                    self.offer = None
-                    self._say_all(out, t, "draw.declined", by=side)
+                if game.offer is not None and game.offer.by == game.blind:
+                    game.offer = None
+                    game.say_all(out, t, "draw.declined", by=side)
                 else:
-                    self._emit(out, Say(t, game_message(language, "draw.no_offer"), "sighted"))
+                    game.emit(out, Say(t, game_message(language, "draw.no_offer"), "sighted"))
             case "sighted:draw_claim":
                 self._claim(side, None, t, out)
             case "sighted:flag_claim":
                 self._claim_flag(side, t, out)
             case "sighted:resign":
-                self._resign(side, t, out)
+                self.resign(side, t, out)
             case "sighted:arbiter":
-                self._call_arbiter(side, t, out)
+                self.call_arbiter(side, t, out)
             case _:
-                self._emit(out, Say(t, game_message(language, "key.unknown", name=key), "sighted"))
+                game.emit(out, Say(t, game_message(language, "key.unknown", name=key), "sighted"))
 
     # -- draws, claims and resignation --------------------------------------------------------
 
-    def _draw(self, side: Side, t: int, out: Outputs) -> None:
+    def draw(self, side: Side, t: int, out: Outputs) -> None:
         """ "Remis": accept the opponent's offer, claim when the claim is valid, or offer."""
-        if self.offer is not None and self.offer.by != side:
+        game = self.game
+        if game.offer is not None and game.offer.by != side:
             self._agree(t, out)
-        elif self.board.turn == color_of(side):
-            if self._claim_reason(self.board) is not None:
+        elif game.board.turn == color_of(side):
+            if self._claim_reason(game.board) is not None:
                 self._claim(side, None, t, out)
             else:
-                self._tell_side(side, out, t, "draw.offer_after_move")
+                game.tell_side(side, out, t, "draw.offer_after_move")
         else:
             self._offer(side, t, out)
 
     def _offer(self, side: Side, t: int, out: Outputs) -> None:
-        if self.board.turn == color_of(side):
-            self._tell_side(side, out, t, "draw.offer_after_move")
+        game = self.game
+        if game.board.turn == color_of(side):
+            game.tell_side(side, out, t, "draw.offer_after_move")
             return
-        if self.offer is not None and self.offer.by == side:
-            self._tell_side(side, out, t, "draw.already_offered")
+        if game.offer is not None and game.offer.by == side:
+            game.tell_side(side, out, t, "draw.already_offered")
             return
-        if not all(any(e.by == s for e in self.sheet.entries) for s in SIDES):
-            self._tell_side(side, out, t, "draw.too_early")
+        if not all(any(e.by == s for e in game.sheet.entries) for s in SIDES):
+            game.tell_side(side, out, t, "draw.too_early")
             return
-        self.offer = DrawOffer(side, t)
-        self.sheet.mark_offer()
-        self._say_all(out, t, "draw.offered", by=side)
+        game.offer = DrawOffer(side, t)
+        game.sheet.mark_offer()
+        game.say_all(out, t, "draw.offered", by=side)
 
     def _agree(self, t: int, out: Outputs) -> None:
-        self.offer = None
-        self._end(t, "1/2-1/2", "agreement", out)
+        game = self.game
+        game.offer = None
+        game.end_game(t, "1/2-1/2", "agreement", out)
 
     @staticmethod
     def _claim_reason(board: chess.Board) -> str | None:
@@ -110,73 +118,79 @@ class DrawsMixin(SessionBase):
             return "fifty_moves"
         return None
 
-    def _claim_with_move(self, rest: tuple[str, ...], t: int, out: Outputs) -> None:
+    def claim_with_move(self, rest: tuple[str, ...], t: int, out: Outputs) -> None:
         """ "Remis Springer Felix drei": a claim naming the intended move (9.2.1.1, 9.3.1.1)."""
-        if self.board.turn != color_of(self.blind):
-            self._tell(out, t, "turn.not_yours")
+        game = self.game
+        if game.board.turn != color_of(game.blind):
+            game.tell(out, t, "turn.not_yours")
             return
-        result = match_move(self.board, [Hypothesis(rest)], self.vocab, self.settings.matching)
+        result = match_move(game.board, [Hypothesis(rest)], game.vocab, game.settings.matching)
         if result.decision != Decision.ACCEPT or result.move is None:
-            self._tell(out, t, "draw.claim_move_unclear")
+            game.tell(out, t, "draw.claim_move_unclear")
             return
-        self._claim(self.blind, result.move, t, out)
+        self._claim(game.blind, result.move, t, out)
 
     def _claim(self, side: Side, move: chess.Move | None, t: int, out: Outputs) -> None:
         """A draw claim by the player to move; a wrong one is penalised per profile (9.5)."""
-        if self.board.turn != color_of(side):
-            self._tell_side(side, out, t, "draw.claim_not_your_turn")
+        game = self.game
+        if game.board.turn != color_of(side):
+            game.tell_side(side, out, t, "draw.claim_not_your_turn")
             return
-        reason = self._claim_reason(self.board)
+        reason = self._claim_reason(game.board)
         if reason is None and move is not None:
-            after = self.board.copy()
+            after = game.board.copy()
             after.push(move)
             reason = self._claim_reason(after)
         if reason is not None:
-            if move is not None and self._claim_reason(self.board) is None:
+            if move is not None and self._claim_reason(game.board) is None:
                 self._record_claimed_move(move, side, t, out)
-            self._end(t, "1/2-1/2", reason, out)
+            game.end_game(t, "1/2-1/2", reason, out)
             return
         # 9.5.3: an incorrect claim; the intended move must be made; the claim is an offer.
-        self.wrong_claims[side] += 1
-        cost = self.laws.wrong_claim(self.control, self.clock.remaining_ms(side, t))
+        game.wrong_claims[side] += 1
+        cost = game.laws.wrong_claim(game.control, game.clock.remaining_ms(side, t))
         penalty = cost.opponent_gets_ms
-        self.log.append(LogEntry(t, "wrong_claim", side, move.uci() if move else ""))
-        if self.profile == "home":
-            self._say_all(out, t, "claim.wrong_penalised", by=side, penalty=penalty)
-            self._charge_wrong_claim(side, t, out)
+        game.log.append(LogEntry(t, "wrong_claim", side, move.uci() if move else ""))
+        if game.profile == "home":
+            game.say_all(out, t, "claim.wrong_penalised", by=side, penalty=penalty)
+            game.charge_wrong_claim(side, t, out)
         else:
-            self._say_all(out, t, "claim.wrong_logged", by=side)
-            self._to_arbiter(out, t, "arbiter.wrong_claim_logged", side=side, penalty=penalty)
+            game.say_all(out, t, "claim.wrong_logged", by=side)
+            game.to_arbiter(out, t, "arbiter.wrong_claim_logged", side=side, penalty=penalty)
         if move is not None:
-            self._make(move, side, t, out, announce_to="blind" if side == self.blind else None)
-        if self.result is None and self.board.turn != color_of(side):
-            self.offer = DrawOffer(side, t)  # 9.1.2.3: the claim counts as an offer
-            self.sheet.mark_offer()
+            game.make(move, side, t, out, announce_to="blind" if side == game.blind else None)
+        if game.result is None and game.board.turn != color_of(side):
+            game.offer = DrawOffer(side, t)  # 9.1.2.3: the claim counts as an offer
+            game.sheet.mark_offer()
 
     def _record_claimed_move(self, move: chess.Move, side: Side, t: int, out: Outputs) -> None:
         """The intended move of a correct claim is written on the scoresheet (9.2.1.1)."""
-        entry = self._push(move, side, t, press=False)
+        game = self.game
+        entry = game.push(move, side, t, press=False)
         out.add(MoveMade(t, entry.uci, entry.san, side, entry.spoken))
 
-    def _resign(self, side: Side, t: int, out: Outputs) -> None:
+    def resign(self, side: Side, t: int, out: Outputs) -> None:
+        game = self.game
         winner = other(side)
-        if self.laws.resignation_draw and cannot_checkmate(self.board, color_of(winner)):
+        if game.laws.resignation_draw and cannot_checkmate(game.board, color_of(winner)):
             # 2023 (5.1.2 with 5.2.2): the opponent could not win, so the game is drawn.
-            self._end(t, "1/2-1/2", "resignation_draw", out, by=side)
+            game.end_game(t, "1/2-1/2", "resignation_draw", out, by=side)
         else:
-            self._end(t, "1-0" if winner == "white" else "0-1", "resignation", out, by=side)
+            game.end_game(t, "1-0" if winner == "white" else "0-1", "resignation", out, by=side)
 
     def _claim_flag(self, claimant: Side, t: int, out: Outputs) -> None:
         """2001 B.7: a win on time is claimed with the claimant's flag up and the other down.
         Elsewhere the program calls every flag at once, so there is nothing left to claim."""
-        if not self.clock.is_down(other(claimant)) or self.clock.is_down(claimant):
-            self._tell_side(claimant, out, t, "flag.claim_not_down")
+        game = self.game
+        if not game.clock.is_down(other(claimant)) or game.clock.is_down(claimant):
+            game.tell_side(claimant, out, t, "flag.claim_not_down")
             return
-        self._flag_result(other(claimant), t, out)
+        game.flag_result(other(claimant), t, out)
 
-    def _call_arbiter(self, side: Side, t: int, out: Outputs) -> None:
+    def call_arbiter(self, side: Side, t: int, out: Outputs) -> None:
         """6.11: a player may stop the clocks only to call the arbiter."""
-        self.log.append(LogEntry(t, "arbiter_called", side))
-        if not self.clock.paused:
-            self.clock.pause(t)
-        self._say_all(out, t, "arbiter.called", by=side)
+        game = self.game
+        game.log.append(LogEntry(t, "arbiter_called", side))
+        if not game.clock.paused:
+            game.clock.pause(t)
+        game.say_all(out, t, "arbiter.called", by=side)

@@ -1,0 +1,82 @@
+"""What the program decides around a game, without a terminal, microphone or loop."""
+
+from __future__ import annotations
+
+import pytest
+
+from voice.app_decisions import (
+    Line,
+    Plan,
+    QuitGuard,
+    level_answer,
+    new_setup,
+    shown,
+    with_engine,
+)
+from voice.config import Settings
+from voice.events import Result, Say
+from voice.timecontrol import TimeControlError
+from voice.vocabulary import Vocabulary
+
+
+def test_quitting_takes_the_quit_key_twice_in_a_row() -> None:
+    guard = QuitGuard()
+    assert guard.key("quit") == "ask_quit"
+    assert guard.key("quit") == "quit"
+
+
+def test_another_key_or_words_cancel_a_quit_asked_before() -> None:
+    guard = QuitGuard()
+    guard.key("quit")
+    assert guard.key("time") == "submit"
+    assert guard.key("quit") == "ask_quit"
+    guard.spoken()
+    assert guard.key("quit") == "ask_quit"
+    assert guard.key("stop") == "stop"
+    assert guard.key("quit") == "ask_quit"
+
+
+def test_the_strength_is_the_suggestion_on_enter_or_yes_and_a_number_in_range(
+    vocab: Vocabulary,
+) -> None:
+    assert level_answer(vocab, (), 4, 8) == 4
+    assert level_answer(vocab, (("ja", 1.0),), 4, 8) == 4
+    assert level_answer(vocab, (("drei", 1.0),), 4, 8) == 3
+    assert level_answer(vocab, (("neun", 1.0),), 4, 8) is None
+
+
+def test_a_tournament_plan_becomes_a_tournament_setup_with_its_language_and_date(
+    settings: Settings,
+) -> None:
+    plan = Plan(mode="assist", control="900+10", laws="2018", deaf_opponent=True)
+    setup = new_setup(plan, settings, "en", "2026.11.26")
+    assert setup.profile == "tournament" and setup.time_control == "900+10"
+    assert setup.language == "en" and setup.laws == "2018"
+    assert setup.extra == {"app": "assist", "date": "2026.11.26", "deaf_opponent": True}
+    with pytest.raises(TimeControlError):
+        new_setup(Plan(mode="play", control="soon"), settings, "de", "2026.11.26")
+
+
+def test_the_computer_plays_the_sighted_side_under_its_name(settings: Settings) -> None:
+    setup = new_setup(Plan(mode="play", blind="black"), settings, "de", "2026.11.26")
+    engine = with_engine(setup, 3, "Computer (Stufe drei)")
+    assert engine.extra["white"] == "Computer (Stufe drei)"
+    assert engine.extra["opponent"] == "engine" and engine.extra["engine_level"] == 3
+    assert engine.blind == "black" and engine.time_control == setup.time_control
+
+
+def test_the_terminal_shows_the_arbiters_lines_only_at_a_tournament_board() -> None:
+    outputs = [
+        Say(0, "Weiß bietet Remis an.", "all"),
+        Say(0, "Protokolliert.", "arbiter"),
+        Say(0, "White offers a draw.", "sighted"),
+        Result(0, "1/2-1/2", "agreement"),
+    ]
+    assert shown(outputs, "play").lines == (Line("Weiß bietet Remis an."),)
+    at_tournament = shown(outputs, "assist")
+    assert at_tournament.lines == (
+        Line("Weiß bietet Remis an."),
+        Line("Protokolliert.", arbiter=True),
+    )
+    assert at_tournament.result
+    assert not shown(outputs[:1], "assist").result
