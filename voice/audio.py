@@ -75,7 +75,8 @@ def _sounddevice() -> ModuleType:
         import sounddevice
     except OSError:
         raise PortAudioMissing() from None
-    return sounddevice
+    module: ModuleType = sounddevice  # untyped library: Any until given its name here
+    return module
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ import numpy as np
 from voice.config import ConfigError, Settings, override
 from voice.listen import RATE, Listener, Utterance
 from voice.messages import message
-from voice.text_input import Heard
+from voice.utterance import Heard
 from voice.vocabulary import Phrase, Vocabulary
 
 log = logging.getLogger(__name__)
