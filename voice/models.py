@@ -36,9 +36,12 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypedDict, cast
+from typing import TYPE_CHECKING, Literal, NoReturn, TypedDict, cast
 
 import platformdirs
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 from voice import __version__
 from voice.config import APP_NAME
@@ -670,7 +673,7 @@ def _download(entry: CatalogueEntry, root: Path, *, progress: bool, timeout: flo
 
 
 @contextlib.contextmanager
-def _progress_bar(name: str, total: int | None, shown: bool) -> Iterator[Any]:
+def _progress_bar(name: str, total: int | None, shown: bool) -> Iterator[tqdm[NoReturn] | None]:
     if not shown:
         yield None
         return
