@@ -200,7 +200,7 @@ class GameView:
             return []
         return [move.uci() for move in self.session.board.legal_moves]
 
-    def _text(self, key: str, fallback: str, language: str, **params: Any) -> str:
+    def _text(self, key: str, fallback: str, language: str, **params: object) -> str:
         try:
             text = message(language, key, **params)
         except KeyError:
