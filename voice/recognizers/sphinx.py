@@ -61,6 +61,7 @@ from voice.recognizers.lexicon import Lexicon
 from voice.recognizers.second_decoder import (
     Graph,
     HelperLost,
+    Option,
     SecondDecoder,
     decode_whole,
     worth_it,
@@ -164,7 +165,7 @@ class SphinxRecognizer:
         # The second decoder process starts with the first context that holds a move: one that
         # only ever hears commands (the talking clock) never needs it.
         self._second: SecondDecoder | None = None
-        self._second_setup: tuple[frozenset[str], dict[str, Any]] | None = None
+        self._second_setup: tuple[frozenset[str], dict[str, Option]] | None = None
         if parallel or (parallel is None and worth_it()):
             self._second_setup = (frozenset(words), decoder_options(**extra))
         self._added: list[tuple[str, str]] = []  # words added since, for the second decoder

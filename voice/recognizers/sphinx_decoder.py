@@ -16,7 +16,7 @@ import numpy as np
 
 from voice.recognizers import RecognizerError
 from voice.recognizers.lexicon import Lexicon
-from voice.recognizers.second_decoder import new_decoder
+from voice.recognizers.second_decoder import Option, new_decoder
 from voice.wavio import RATE
 
 FRAME = RATE // 100
@@ -49,7 +49,7 @@ def model_dir() -> Path:
     return folder
 
 
-def make_decoder(words: Iterable[str], lexicon: Lexicon, **extra: Any) -> Any:
+def make_decoder(words: Iterable[str], lexicon: Lexicon, **extra: Option) -> Any:
     """A PocketSphinx decoder as recognition uses it: the embedded acoustic model, ``words`` as
     ``lexicon`` spells them, silence as the only filler. ``extra`` adds PocketSphinx options
     (``mllr``: a speaker's transform; ``mfclogdir``: where to write the cepstra)."""
@@ -59,7 +59,7 @@ def make_decoder(words: Iterable[str], lexicon: Lexicon, **extra: Any) -> Any:
         raise RecognizerError(f"PocketSphinx could not start: {error}") from error
 
 
-def decoder_options(**extra: Any) -> dict[str, Any]:
+def decoder_options(**extra: Option) -> dict[str, Option]:
     """The PocketSphinx options of recognition (see :func:`make_decoder`)."""
     return {
         "hmm": str(model_dir()),
