@@ -8,7 +8,10 @@ so it is imported only here, when a browser is really wanted.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # Selenium is a test extra: imported where a browser is really wanted
+    from selenium.webdriver import Chrome
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -30,7 +33,7 @@ class BrowserUnavailable(RuntimeError):
     """Selenium, Chromium or chromedriver is missing; the message says what to install."""
 
 
-def start_chromium(profile: Path) -> Any:
+def start_chromium(profile: Path) -> Chrome:
     """A Selenium driver for a new headless Chromium using ``profile`` as its user data."""
     try:
         from selenium import webdriver

@@ -71,7 +71,7 @@ def scaled_noise(recording: np.ndarray, noise: np.ndarray, snr_db: float) -> np.
     stretch = np.asarray(noise, dtype=np.float64)[: len(speech)]
     if len(stretch) < len(speech):
         raise ValueError("the noise is shorter than the recording")
-    gain = np.sqrt(mean_power(speech) / (mean_power(stretch) * 10 ** (snr_db / 10)))
+    gain = float(np.sqrt(mean_power(speech) / (mean_power(stretch) * 10 ** (snr_db / 10))))
     return stretch * gain
 
 

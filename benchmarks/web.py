@@ -22,7 +22,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import chess
 
@@ -31,6 +31,9 @@ from voice.config import Settings
 from voice.events import ArbiterAction, BlindSpeech, MoveMade, OutputEvent, Say, Setup
 from voice.phrases import render_move
 from voice.web.background import BackgroundGame
+
+if TYPE_CHECKING:  # imported where used: only ``--audio`` loads speech
+    from voice.speak import Speaker
 
 # Installed into the page by the bench (not part of the page): the browser's time of a click.
 CLICK_PROBE = (
@@ -172,7 +175,7 @@ def run(settings: Settings, moves: int = 100, seed: int = 1, audio: bool = False
 class _AudioProbe:
     """A real Speaker subscribed to the host, as the program's speech adapter is."""
 
-    def __init__(self, speaker: Any, figures: Figures) -> None:
+    def __init__(self, speaker: Speaker, figures: Figures) -> None:
         self.speaker = speaker
         self.events = speaker.subscribe()
         self.figures = figures

@@ -24,7 +24,8 @@ from voice.recognizers.adaptation import (
 )
 from voice.recognizers.grammar import TRAILING_WORDS, position_phrases
 from voice.recognizers.lexicon import Lexicon
-from voice.recognizers.sphinx import SphinxRecognizer, model_dir
+from voice.recognizers.sphinx import SphinxRecognizer
+from voice.recognizers.sphinx_decoder import model_dir
 from voice.vocabulary import Vocabulary
 from voice.wavio import load_for_recognition
 

@@ -22,7 +22,7 @@ from voice.recognizers.adaptation import Adaptation, default_path
 from voice.session import GameSession
 from voice.speak import Speaker
 from voice.speech_input import SpeechInput
-from voice.text_input import Heard
+from voice.utterance import Heard
 from voice.vocabulary import Vocabulary
 
 pytestmark = pytest.mark.audio

@@ -20,7 +20,8 @@ from speech_audio import needs_espeak, synthesize
 from voice.recognizers import Transcript
 from voice.recognizers.grammar import position_phrases
 from voice.recognizers.second_decoder import SecondDecoder
-from voice.recognizers.sphinx import SphinxRecognizer, padded_utterance
+from voice.recognizers.sphinx import SphinxRecognizer
+from voice.recognizers.sphinx_decoder import padded_utterance
 from voice.vocabulary import Vocabulary
 from voice.wavio import as_pcm16, write_wav
 

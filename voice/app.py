@@ -69,8 +69,9 @@ from voice.learning import GameLearner, RecordingStore
 from voice.messages import display_text, message
 from voice.phrases import speakable
 from voice.session import GameSession
-from voice.text_input import Heard, TextInput
+from voice.text_input import TextInput
 from voice.timecontrol import TimeControlError, parse_time_control
+from voice.utterance import Heard
 from voice.vocabulary import Phrase, Vocabulary
 
 if TYPE_CHECKING:

@@ -16,9 +16,8 @@ from typing import Any, Literal
 
 from voice.config import Settings
 from voice.events import OutputEvent, Result, Say, Setup, Side
-from voice.text_input import Heard
 from voice.timecontrol import parse_time_control
-from voice.utterance import read_command
+from voice.utterance import Heard, read_command
 from voice.vocabulary import Phrase, Vocabulary
 
 Mode = Literal["play", "assist"]

@@ -18,12 +18,13 @@ import os
 import shutil
 import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 if TYPE_CHECKING:
+    import numpy as np
     import sounddevice
 
 Kind = Literal["input", "output"]
@@ -75,7 +76,8 @@ def _sounddevice() -> ModuleType:
         import sounddevice
     except OSError:
         raise PortAudioMissing() from None
-    return sounddevice
+    module: ModuleType = sounddevice  # untyped library: Any until given its name here
+    return module
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,16 @@ def reinit_portaudio() -> None:
     sd._initialize()
 
 
-def _channels(info: dict[str, Any], kind: Kind) -> int:
+class _PortAudioDevice(TypedDict):
+    """The keys of a ``sounddevice.query_devices()`` entry that the program reads."""
+
+    name: str
+    max_input_channels: int
+    max_output_channels: int
+    default_samplerate: float
+
+
+def _channels(info: _PortAudioDevice, kind: Kind) -> int:
     return int(info["max_input_channels" if kind == "input" else "max_output_channels"])
 
 
@@ -132,8 +143,18 @@ def _default_index(kind: Kind) -> int:
     return int(index) if index is not None else -1
 
 
-def _portaudio_devices() -> list[dict[str, Any]]:
-    return [dict(info) for info in _sounddevice().query_devices()]
+def _device_info(entry: Mapping[str, Any]) -> _PortAudioDevice:
+    """An entry of the untyped library, given the type of what is read from it."""
+    return _PortAudioDevice(
+        name=entry["name"],
+        max_input_channels=entry["max_input_channels"],
+        max_output_channels=entry["max_output_channels"],
+        default_samplerate=entry["default_samplerate"],
+    )
+
+
+def _portaudio_devices() -> list[_PortAudioDevice]:
+    return [_device_info(entry) for entry in _sounddevice().query_devices()]
 
 
 def pulse_devices(kind: Kind) -> list[tuple[str, str]]:
@@ -259,7 +280,7 @@ def _missing(kind: Kind, text: str) -> AudioDeviceError:
 
 
 def _device(index: int, kind: Kind, pulse_name: str | None = None) -> Device:
-    info = dict(_sounddevice().query_devices(index))
+    info = _device_info(_sounddevice().query_devices(index))
     return Device(
         index=index,
         name=str(info["name"]),
@@ -386,7 +407,7 @@ def open_output(device: Device, **kwargs: Any) -> sounddevice.OutputStream:
         return sd.OutputStream(device=device.index, channels=1, **kwargs)
 
 
-def resample(samples: Any, from_rate: int, to_rate: int) -> Any:
+def resample(samples: np.ndarray, from_rate: int, to_rate: int) -> np.ndarray:
     """Linear-interpolation resampling of mono int16 audio (speech and beeps need no better)."""
     import numpy as np
 
@@ -394,5 +415,5 @@ def resample(samples: Any, from_rate: int, to_rate: int) -> Any:
         return samples
     count = max(1, round(len(samples) * to_rate / from_rate))
     positions = np.arange(count) * (from_rate / to_rate)
-    values = np.interp(positions, np.arange(len(samples)), samples.astype(np.float32))
+    values: np.ndarray = np.interp(positions, np.arange(len(samples)), samples.astype(np.float32))
     return np.clip(np.round(values), -32768, 32767).astype(np.int16)

@@ -123,7 +123,7 @@ class _Resampler:
             return block
         data = np.concatenate([self.last, block.astype(np.float64)])
         positions = np.arange(self.position, len(data) - 1, self.step)
-        out = np.interp(positions, np.arange(len(data)), data)
+        out: np.ndarray = np.interp(positions, np.arange(len(data)), data)
         self.position = (positions[-1] + self.step - (len(data) - 1)) if len(positions) else 0.0
         self.last = data[-1:]
         return np.clip(np.round(out), -32768, 32767).astype(np.int16)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from babel.messages.pofile import read_po
 
@@ -101,7 +100,7 @@ def isolate_latin(text: str) -> str:
     return _LATIN_RUN.sub(lambda m: f"\u2066{m.group(0)}\u2069", text)
 
 
-def message(language: str, key: str, **params: Any) -> str:
+def message(language: str, key: str, **params: object) -> str:
     """The sentence for ``key`` in ``language`` with its placeholders filled in.
 
     >>> message("de", "not_understood")

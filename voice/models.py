@@ -36,9 +36,12 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal, NoReturn, TypedDict, cast
 
 import platformdirs
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 from voice import __version__
 from voice.config import APP_NAME
@@ -61,6 +64,18 @@ WHISPER_VOCABULARIES = ("vocabulary.json", "vocabulary.txt")
 DEFAULT_WHISPER = "whisper-base"
 
 Kind = Literal["vosk", "whisper"]
+
+
+class Manifest(TypedDict, total=False):
+    """What :func:`_write_manifest` records in an installed model's folder, so that
+    :func:`verify` can tell a damaged or half-copied folder from a sound one."""
+
+    name: str
+    kind: Kind
+    source: str  # the archive, package or folder it was installed from
+    language: str
+    sha256: str | None  # the zip's for a Vosk model, model.bin's for a Whisper model
+    files: dict[str, int]  # every file's size in bytes, by path inside the folder
 
 
 class ModelError(Exception):
@@ -286,12 +301,14 @@ def whisper_problems(folder: Path, size: int | None, sha256: str | None) -> list
     return problems
 
 
-def _read_manifest(folder: Path) -> dict[str, Any]:
+def _read_manifest(folder: Path) -> Manifest:
+    """The folder's manifest as written, or an empty one when it is missing or unreadable."""
     try:
         data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return data if isinstance(data, dict) else {}
+    # Trusted as :func:`_write_manifest` wrote it; each reader copes with a missing key.
+    return cast(Manifest, data) if isinstance(data, dict) else {}
 
 
 def _folder_kind(folder: Path, entry: CatalogueEntry | None) -> Kind:
@@ -656,7 +673,7 @@ def _download(entry: CatalogueEntry, root: Path, *, progress: bool, timeout: flo
 
 
 @contextlib.contextmanager
-def _progress_bar(name: str, total: int | None, shown: bool) -> Iterator[Any]:
+def _progress_bar(name: str, total: int | None, shown: bool) -> Iterator[tqdm[NoReturn] | None]:
     if not shown:
         yield None
         return
@@ -942,7 +959,7 @@ def _write_manifest(
 
     ``sha256`` is the downloaded zip's for a Vosk model, ``model.bin``'s for a Whisper model.
     """
-    data = {
+    data: Manifest = {
         "name": name,
         "kind": kind,
         "source": source,

@@ -16,6 +16,13 @@ Thousands are themselves a counted (masculine) noun — ألف, ألفان, ثل
 so the same function builds the big numbers. Everything is in the nominative, because a time is
 said on its own or as a subject ("بقي لك دقيقتان"), and without short-vowel marks except where
 the spelling itself carries a vowel ending: the tanween of "ثمانٍ", "ثوانٍ" and "ألفًا".
+
+Why not num2words (``lang="ar"``), which Hebrew and Persian use: its Arabic is not the words
+said here. It writes "و" as a word of its own ("واحد و عشرون", where the conjunction is joined
+to the next word, "واحد وعشرون"), spells "مائة" for "مئة", gives the construct "مئتا" and
+"ألفا" for a standalone 200 and 2000 ("مئتان", "ألفان"), leaves the accusative off the counted
+thousand ("أحد عشر ألف" for "أحد عشر ألفًا"), has no feminine forms ("ثلاث", "إحدى عشرة"),
+and says 101 000 as "مائة و ألف ألف".
 """
 
 from __future__ import annotations

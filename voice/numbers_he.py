@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from num2words import num2words
+
 DECIMAL_POINT = "נקודה"
 AND = "ו"
 
@@ -35,93 +37,26 @@ NOUNS: Mapping[str, Noun] = {
     "move": Noun(False, "מסע", "מסעים"),
 }
 
-# Indexed by [feminine][n].
-_UNITS = (
-    ("אפס", "אחד", "שניים", "שלושה", "ארבעה", "חמישה", "שישה", "שבעה", "שמונה", "תשעה", "עשרה"),
-    ("אפס", "אחת", "שתיים", "שלוש", "ארבע", "חמש", "שש", "שבע", "שמונה", "תשע", "עשר"),
-)
-_TEENS = (
-    (
-        "אחד עשר",
-        "שנים עשר",
-        "שלושה עשר",
-        "ארבעה עשר",
-        "חמישה עשר",
-        "שישה עשר",
-        "שבעה עשר",
-        "שמונה עשר",
-        "תשעה עשר",
-    ),
-    (
-        "אחת עשרה",
-        "שתים עשרה",
-        "שלוש עשרה",
-        "ארבע עשרה",
-        "חמש עשרה",
-        "שש עשרה",
-        "שבע עשרה",
-        "שמונה עשרה",
-        "תשע עשרה",
-    ),
-)
-_TENS = ("", "", "עשרים", "שלושים", "ארבעים", "חמישים", "שישים", "שבעים", "שמונים", "תשעים")
-_HUNDREDS = (
-    "",
-    "מאה",
-    "מאתיים",
-    *(f"{_UNITS[1][h]} מאות" for h in range(3, 10)),
-)
-# 1 to 10 thousand: "אלף", "אלפיים", then the construct forms "שלושת אלפים" … "עשרת אלפים".
-_THOUSANDS = (
-    "",
-    "אלף",
-    "אלפיים",
-    *(
-        f"{word} אלפים"
-        for word in ("שלושת", "ארבעת", "חמשת", "ששת", "שבעת", "שמונת", "תשעת", "עשרת")
-    ),
-)
-
-
-def _parts(n: int, feminine: bool) -> list[str]:
-    """The parts of ``n`` (1…999 999) that "ו" may stand between."""
-    thousands, rest = divmod(n, 1000)
-    parts = []
-    if thousands:
-        if thousands <= 10:
-            parts.append(_THOUSANDS[thousands])
-        else:  # אלף is masculine: "אחד עשר אלף", "עשרים ואחד אלף"
-            parts.append(f"{number(thousands, feminine=False)} אלף")
-    hundreds, rest = divmod(rest, 100)
-    if hundreds:
-        parts.append(_HUNDREDS[hundreds])
-    if 0 < rest <= 10:
-        parts.append(_UNITS[feminine][rest])
-    elif 10 < rest < 20:
-        parts.append(_TEENS[feminine][rest - 11])
-    elif rest:
-        tens, ones = divmod(rest, 10)
-        parts.append(_TENS[tens])
-        if ones:
-            parts.append(_UNITS[feminine][ones])
-    return parts
-
 
 def number(n: int, feminine: bool = True) -> str:
-    """``n`` in words (feminine, as Hebrew counts, unless it counts a masculine noun)."""
-    if n == 0:
-        return _UNITS[feminine][0]
+    """``n`` in words (feminine, as Hebrew counts, unless it counts a masculine noun).
+
+    The words are num2words' (``lang="he"``): checked to be exactly the forms this module had
+    spelled out itself for every n below a million in both genders (the construct thousands
+    "שלושת אלפים", "ו" on the last part only). A million and more is refused, as before: no
+    time or move count comes near it.
+    """
     if n >= 1_000_000:
         raise ValueError(f"{n} is too large to say")
-    *head, last = _parts(n, feminine)
-    return " ".join([*head, AND + last]) if head else last
+    words: str = num2words(n, lang="he", gender="f" if feminine else "m")
+    return words
 
 
 def count(n: int, unit: str) -> str:
     """``n`` of a time unit or of moves: "דקה אחת", "שתי דקות", "שעתיים", "שלוש דקות"."""
     noun = NOUNS[unit]
     if n == 1:
-        return f"{noun.singular} {_UNITS[noun.feminine][1]}"
+        return f"{noun.singular} {number(1, noun.feminine)}"
     if n == 2:
         return noun.dual or f"{'שתי' if noun.feminine else 'שני'} {noun.plural}"
     return f"{number(n, noun.feminine)} {noun.plural}"

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from voice.config import Settings
-from voice.events import OutputEvent, Setup, output_to_json
+from voice.events import InputEvent, OutputEvent, Setup, output_to_json
 from voice.journal import Journal, JournalContents
 from voice.simulate import Core, Finishing, make_core, run_script
 
@@ -84,7 +84,7 @@ def run_journaled(
             pinned = replace(setup, laws=setup.laws or settings.rules.edition)
             opened.append(Journal.create(journal_path, pinned))
 
-    def record(event: Any) -> None:
+    def record(event: InputEvent) -> None:
         if opened:
             opened[0].append(event)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 import chess
 import chess.pgn
@@ -134,7 +133,7 @@ class Scoresheet:
         if not chosen:
             return message(language, "scoresheet.empty")
         parts: list[str] = []
-        pending: dict[str, Any] = {}
+        pending: dict[str, str] = {}  # the words of a move pair: number, white, black
         for entry in chosen:
             if entry.by == "white":
                 if pending:
@@ -157,7 +156,7 @@ def _number(entry: Entry, language: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def _pair(language: str, item: Mapping[str, Any]) -> str:
+def _pair(language: str, item: Mapping[str, str]) -> str:
     if "white" in item and "black" in item:
         return message(language, "scoresheet.pair", **item)
     if "white" in item:

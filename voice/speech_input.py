@@ -16,15 +16,19 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from voice.config import ConfigError, Settings, override
 from voice.listen import RATE, Listener, Utterance
 from voice.messages import message
-from voice.text_input import Heard
+from voice.utterance import Heard
 from voice.vocabulary import Phrase, Vocabulary
+
+if TYPE_CHECKING:
+    from voice.recognizers import Recognizer, Transcript
+    from voice.speak import Speaker
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +38,7 @@ _RECENT = 4  # utterances remembered: a move, then "ja" or a number, then perhap
 ENROL_COMMAND = "voice-chess enrol"
 
 
-def recognizer_for(settings: Settings, vocab: Vocabulary) -> Any:
+def recognizer_for(settings: Settings, vocab: Vocabulary) -> Recognizer:
     """The configured recogniser, knowing every word the session's phrases may use."""
     from voice.recognizers import make_recognizer
     from voice.session import WHERE_ARTICLES
@@ -47,13 +51,17 @@ def recognizer_for(settings: Settings, vocab: Vocabulary) -> Any:
 class SpeechInput:
     """Microphone + recogniser as an input source of the app (see :class:`voice.app.App`)."""
 
-    def __init__(self, settings: Settings, vocab: Vocabulary, speaker: Any = None) -> None:
+    def __init__(
+        self, settings: Settings, vocab: Vocabulary, speaker: Speaker | None = None
+    ) -> None:
         self.listener = Listener(settings, speaker=speaker)  # no microphone: raises here
         self.recognizer = recognizer_for(settings, vocab)
         self.speaker = speaker
         self.vocab = vocab
         self.settings = settings
-        self._next_recognizer: Any = None  # a voice learnt during the game, from the next decode
+        self._next_recognizer: Recognizer | None = (
+            None  # a voice learnt during the game, from the next decode
+        )
         self._stop_phrases: frozenset[Phrase] = frozenset(
             vocab.normalize(word) for word in settings.audio.stop_words
         ) - {()}
@@ -154,7 +162,7 @@ class SpeechInput:
         with self._lock:
             self._next_recognizer = recognizer
 
-    def _decode(self, audio: Any, context: frozenset[Phrase]) -> Any:
+    def _decode(self, audio: np.ndarray, context: frozenset[Phrase]) -> Transcript:
         with self._decoding:
             with self._lock:
                 new, self._next_recognizer = self._next_recognizer, None
@@ -167,7 +175,7 @@ class SpeechInput:
                 self._applied = context
             return self.recognizer.recognize(audio, RATE)
 
-    def _complete(self, audio: Any) -> bool:
+    def _complete(self, audio: np.ndarray) -> bool:
         """At a short pause: do the words so far already make a whole phrase? Then the
         utterance ends there instead of after the full pause (a quicker answer)."""
         with self._lock:
@@ -199,7 +207,7 @@ class SpeechInput:
             _close(waiting)
 
 
-def _close(recognizer: Any) -> None:
+def _close(recognizer: Recognizer) -> None:
     """Stop PocketSphinx's second decoder process (other recognisers have nothing to stop)."""
     stop = getattr(recognizer, "close", None)
     if callable(stop):

@@ -18,10 +18,8 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from typing import TextIO
 
+from voice.utterance import Heard
 from voice.vocabulary import Phrase
-
-Heard = tuple[tuple[str, float], ...]
-"""What one input produced: alternatives with confidences, best first (empty: nothing usable)."""
 
 
 def typed(line: str) -> Heard:

@@ -29,6 +29,11 @@ _PIECE_BY_WORD: Mapping[str, chess.PieceType] = {
     **{chess.piece_name(piece) + "s": piece for piece in chess.PIECE_TYPES},
 }
 
+Heard = tuple[tuple[str, float], ...]
+"""What one input produced: alternatives with confidences, best first (empty: nothing usable).
+Here, below both, because typed lines (:mod:`voice.text_input`) and recognised speech
+(:mod:`voice.speech_input`) produce it alike."""
+
 _LAST_WORDS = frozenset({"letzte", "letzten", "last"})
 _MOVES_WORDS = frozenset({"züge", "zug", "moves", "move"})
 

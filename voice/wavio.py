@@ -104,7 +104,8 @@ def resample(samples: np.ndarray, from_rate: int, to_rate: int = RATE) -> np.nda
         samples = np.convolve(samples, kernel / kernel.sum(), mode="same")
     count = max(1, round(len(samples) * to_rate / from_rate))
     positions = np.arange(count) * (from_rate / to_rate)
-    return np.interp(positions, np.arange(len(samples)), samples).astype(np.float32)
+    resampled: np.ndarray = np.interp(positions, np.arange(len(samples)), samples)
+    return resampled.astype(np.float32)
 
 
 def to_int16(samples: np.ndarray) -> np.ndarray:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any, get_args
+from typing import TypedDict, Unpack, get_args
 
-from voice.app import App, Mode, Plan
+from voice.app import App, Mode, Opponent, Plan
 from voice.cli._laws import add_laws_argument
 from voice.cli._values import PORT
 from voice.config import Language, Settings, override
@@ -91,7 +91,17 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def plan_from(args: argparse.Namespace, mode: Mode, settings: Settings, **extra: Any) -> Plan:
+class PlanOptions(TypedDict, total=False):
+    """The options of the plan that only some commands have (``play``, ``assist``)."""
+
+    opponent: Opponent
+    level: int | None
+    deaf_opponent: bool
+
+
+def plan_from(
+    args: argparse.Namespace, mode: Mode, settings: Settings, **extra: Unpack[PlanOptions]
+) -> Plan:
     resume = args.resume
     if resume == LATEST:
         from voice.journal import journal_dir, latest_journal

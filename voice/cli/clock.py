@@ -13,7 +13,7 @@ import queue
 import sys
 import time
 from collections.abc import Callable
-from typing import Any, get_args
+from typing import TYPE_CHECKING, get_args
 
 from voice.cli._laws import add_laws_argument
 from voice.clock_mode import ACTIONS, ClockSession
@@ -24,7 +24,11 @@ from voice.messages import display_text, message
 from voice.native import NativeLibrary, missing_library, no_speaker_sentence
 from voice.phrases import speakable
 from voice.timecontrol import TimeControlError
+from voice.utterance import Heard
 from voice.vocabulary import Vocabulary
+
+if TYPE_CHECKING:  # imported where used: the clock starts without loading speech
+    from voice.speak import Speaker
 
 NAME = "clock"
 HELP = "talking chess clock: time and move count on request, flag fall at once (FIDE D.2.6.1)"
@@ -74,7 +78,7 @@ class _Announcer:
     """
 
     def __init__(self, settings: Settings, speech: bool, language: str) -> None:
-        self._speaker: Any = None
+        self._speaker: Speaker | None = None
         self._running: str | None = None
         self.language = language
         self.missing: NativeLibrary | None = None  # a library said to be missing
@@ -109,7 +113,7 @@ class _Announcer:
             self._speaker.say(speakable(" ".join(texts), self.language), interrupt=True)
 
     @property
-    def speaker(self) -> Any:
+    def speaker(self) -> Speaker | None:
         return self._speaker
 
     def stop(self) -> None:
@@ -179,7 +183,7 @@ class SpokenRequests:
 
     WORDS = ("time", "moves", "pause", "stop")
 
-    def __init__(self, settings: Settings, speaker: Any) -> None:
+    def __init__(self, settings: Settings, speaker: Speaker | None) -> None:
         from voice.speech_input import SpeechInput
         from voice.vocabulary import Vocabulary
 
@@ -194,7 +198,7 @@ class SpokenRequests:
     def describe(self, language: str) -> str:
         return self.input.describe(language)
 
-    def _deliver(self, heard: tuple[tuple[str, float], ...]) -> None:
+    def _deliver(self, heard: Heard) -> None:
         if not heard:
             return
         name = self.vocab.command_for(self.vocab.normalize(heard[0][0]))

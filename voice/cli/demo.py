@@ -21,7 +21,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING
 
 import chess
 
@@ -33,6 +33,12 @@ from voice.messages import display_text, message
 from voice.phrases import render_move, speakable
 from voice.session import GameSession
 from voice.spoken_time import duration_words
+
+if TYPE_CHECKING:  # imported where used: the demo loads audio and speech only when it runs
+    import numpy as np
+
+    from voice.recognizers import Transcript
+    from voice.speak import Speaker
 
 NAME = "demo"
 HELP = (
@@ -110,13 +116,13 @@ class Demo:
         self.host = GameHost(self.session)
         self.outputs: list[OutputEvent] = []
         self.host.subscribe(self.outputs.extend)
-        self.speaker: Any = None
+        self.speaker: Speaker | None = None
         self.audio = args.audio
         self.recognised = 0
         self.why = ""
         self.blind_moves = 0
 
-    def text(self, key: str, **params: Any) -> str:
+    def text(self, key: str, **params: object) -> str:
         return message(self.language, f"demo.{key}", **params)
 
     def print(self, text: str) -> None:
@@ -155,7 +161,7 @@ class Demo:
 
     # -- the blind player's voice ---------------------------------------------------------
 
-    def voice(self, words: str, attempt: int) -> Any:
+    def voice(self, words: str, attempt: int) -> np.ndarray:
         """The words as the text-to-speech engine says them, at 16 kHz for the recogniser."""
         from voice.audio import resample
         from voice.speak import render
@@ -165,15 +171,15 @@ class Demo:
         samples, sample_rate = render(speakable(words, language), voiced, language=language)
         if self.speaker is not None:
             self.speaker.wait_idle(timeout=20)
-            self._play(samples, sample_rate)
+            self._play(self.speaker, samples, sample_rate)
         return resample(samples, sample_rate, SAMPLE_RATE)
 
-    def _play(self, samples: Any, rate: int) -> None:
+    def _play(self, speaker: Speaker, samples: np.ndarray, rate: int) -> None:
         """The player's own voice on the loudspeaker (a demo has no microphone to hear it)."""
         from voice.audio import open_output, resample
 
-        device = self.speaker.device
-        stream_rate = self.speaker.rate
+        device = speaker.device
+        stream_rate = speaker.rate
         with open_output(device, samplerate=stream_rate, dtype="int16") as stream:
             stream.write(resample(samples, rate, stream_rate).reshape(-1, 1))
 
@@ -314,7 +320,7 @@ def _refused(batch: Sequence[OutputEvent]) -> bool:
     )
 
 
-def _why(transcript: Any) -> str:
+def _why(transcript: Transcript) -> str:
     """What the recogniser said about an utterance it could not take as a phrase."""
     reason = str(getattr(transcript, "reason", ""))
     partial = str(getattr(transcript, "partial", ""))

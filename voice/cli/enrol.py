@@ -29,7 +29,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, get_args
+from typing import TYPE_CHECKING, get_args
 
 import chess
 import numpy as np
@@ -39,6 +39,13 @@ from voice.config import Language, Settings
 from voice.messages import display_text, message
 from voice.phrases import speakable
 from voice.vocabulary import LONG_CASTLING, PIECE_WORDS, SHORT_CASTLING, Phrase, Vocabulary
+
+if TYPE_CHECKING:  # imported where used: enrol must start without loading the recogniser
+    from voice.game_keys import GameKeyInput
+    from voice.recognizers import Recognizer
+    from voice.recognizers.adaptation import Sample
+    from voice.recognizers.sphinx import SphinxRecognizer
+    from voice.speak import Speaker
 
 NAME = "enrol"
 HELP = (
@@ -157,7 +164,7 @@ class _Voice:
 
     def __init__(self, settings: Settings, language: str, speech: bool) -> None:
         self.language = language
-        self.speaker: Any = None
+        self.speaker: Speaker | None = None
         if speech:
             try:
                 from voice.speak import Speaker
@@ -169,13 +176,13 @@ class _Voice:
                 text = no_speaker_sentence(error, language)
                 print(display_text(text, language), file=sys.stderr, flush=True)
 
-    def say(self, key: str, **params: Any) -> None:
+    def say(self, key: str, **params: object) -> None:
         text = message(self.language, key, **params)
         print(display_text(text, self.language), flush=True)
         if self.speaker is not None:
             self.speaker.say(speakable(text, self.language), interrupt=False, append=True)
 
-    def line(self, key: str, **params: Any) -> None:
+    def line(self, key: str, **params: object) -> None:
         """Printed only: a path or a list is no help spoken."""
         print(display_text(message(self.language, key, **params), self.language), flush=True)
 
@@ -205,7 +212,7 @@ class RecordingsError(ValueError):
     """A ``--from`` file that cannot be read, with the line at fault."""
 
 
-def read_recordings(path: Path, vocab: Vocabulary) -> list[Any]:
+def read_recordings(path: Path, vocab: Vocabulary) -> list[Sample]:
     """The samples a ``--from`` file lists (``Sample``s of
     :mod:`voice.recognizers.adaptation`): 16 kHz audio and the text as canonical tokens."""
     from voice.cli._input import text_lines
@@ -262,7 +269,7 @@ class _Session:
         settings: Settings,
         vocab: Vocabulary,
         voice: _Voice,
-        recognizer: Any,
+        recognizer: SphinxRecognizer,
         phrases: Sequence[Phrase],
     ) -> None:
         from voice.listen import Listener
@@ -273,7 +280,7 @@ class _Session:
         self.phrases = phrases
         self.listener = Listener(settings, speaker=voice.speaker)  # no microphone: raises here
         self.keys: queue.SimpleQueue[str] = queue.SimpleQueue()
-        self._key_input: Any = None
+        self._key_input: GameKeyInput | None = None
         self.stop_phrases = vocab.commands.get("stop", ())
         self.repeat_phrases = vocab.commands.get("repeat", ())
 
@@ -281,7 +288,7 @@ class _Session:
         word = self.vocab.display(self.vocab.commands[command][0])
         return word[:1].upper() + word[1:] if self.vocab.command_set == "de" else word
 
-    def run(self, stdin_is_terminal: bool, fd: int) -> list[Any]:
+    def run(self, stdin_is_terminal: bool, fd: int) -> list[Sample]:
         """The samples recorded, one per phrase; raises :class:`_Stopped`."""
         from voice.recognizers.adaptation import Sample
 
@@ -392,7 +399,7 @@ class _Session:
 
 
 def heard_right(
-    recognizer: Any, samples: Sequence[Any], context: Sequence[Phrase], vocab: Vocabulary
+    recognizer: Recognizer, samples: Sequence[Sample], context: Sequence[Phrase], vocab: Vocabulary
 ) -> int:
     """How many ``samples`` the recogniser hears as their own phrase among ``context``."""
     from voice.listen import RATE
@@ -406,12 +413,12 @@ def heard_right(
 
 
 def learn(
-    samples: Sequence[Any],
+    samples: Sequence[Sample],
     vocab: Vocabulary,
     output: Path,
     voice: _Voice,
     context: Sequence[Phrase],
-    recognizer: Any = None,
+    recognizer: Recognizer | None = None,
 ) -> int:
     """Estimate the voice from ``samples``, save it, say what came of it; the exit status."""
     from voice.recognizers.adaptation import AdaptationError, TooLittleSpeech, estimate
@@ -447,7 +454,7 @@ def learn(
     return EXIT_SAVED
 
 
-def _keep_for_games(samples: Sequence[Any]) -> None:
+def _keep_for_games(samples: Sequence[Sample]) -> None:
     """Keep the enrolment recordings with those of games (:mod:`voice.learning`): learning
     from games later starts from them instead of losing them."""
     from voice.learning import RecordingStore
@@ -550,7 +557,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
 def _record(
     settings: Settings, vocab: Vocabulary, voice: _Voice, phrases: Sequence[Phrase]
-) -> tuple[list[Any], Any] | int:
+) -> tuple[list[Sample], SphinxRecognizer] | int:
     """The interactive part: the samples and the recogniser used, or the exit status."""
     from voice.audio import AudioDeviceError, NoInputDeviceError
     from voice.native import missing_library

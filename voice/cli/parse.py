@@ -16,8 +16,8 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import NotRequired, TypedDict
 
 import chess
 
@@ -27,6 +27,32 @@ from voice.config import MatchingSettings, Settings
 from voice.matcher import Decision, Hypothesis, MatchResult, match_move, sound_distance
 from voice.phrases import phrase_table, render_move
 from voice.vocabulary import PIECE_WORDS, Vocabulary
+
+
+class CandidateJson(TypedDict):
+    """One move offered for a choice, as ``parse`` and ``recognize`` print it."""
+
+    uci: str
+    cost: float
+    say: str
+
+
+class RefusalJson(TypedDict):
+    """Why the words name no legal move, and the sentence the player hears."""
+
+    reason: str
+    message: str
+
+
+class MatchJson(TypedDict):
+    """The JSON form of a match result: the format tests and scripts rely on."""
+
+    decision: str
+    move: str | None
+    say: str | None
+    candidates: list[CandidateJson]
+    refusal: NotRequired[RefusalJson]
+
 
 NAME = "parse"
 HELP = "match heard words against the legal moves of a position and print the decision as JSON"
@@ -67,9 +93,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def result_json(
     board: chess.Board, result: MatchResult, vocab: Vocabulary, language: str
-) -> dict[str, Any]:
+) -> MatchJson:
     """The JSON form of a match result (the format tests and scripts rely on)."""
-    out: dict[str, Any] = {
+    out: MatchJson = {
         "decision": str(result.decision),
         "move": result.move.uci() if result.move else None,
         "say": render_move(board, result.move, vocab) if result.move else None,
@@ -96,7 +122,7 @@ def parse_one(
     vocab: Vocabulary,
     thresholds: MatchingSettings,
     language: str,
-) -> dict[str, Any]:
+) -> MatchJson:
     board = board_from_fen(fen)
     return result_json(board, match_move(board, nbest, vocab, thresholds), vocab, language)
 
@@ -113,7 +139,8 @@ def _hypotheses(
 
 def _batch_line(
     line: str, vocab: Vocabulary, thresholds: MatchingSettings, language: str
-) -> dict[str, Any]:
+) -> dict[str, object]:
+    """One ``--batch`` line → its ``id`` and the match, or its ``id`` and an ``error``."""
     try:
         item = json.loads(line)
     except json.JSONDecodeError as error:
@@ -249,7 +276,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         try:
             for line in input_lines(args.batch):
                 start = time.perf_counter()
-                out = _batch_line(line, vocab, thresholds, language)
+                out: Mapping[str, object] = _batch_line(line, vocab, thresholds, language)
                 print(json.dumps(out, ensure_ascii=False), flush=True)
                 if args.time:
                     print(f"{(time.perf_counter() - start) * 1000:.2f} ms", file=sys.stderr)

@@ -13,13 +13,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 import chess
 
 from voice.cli._input import board_from_fen, input_lines
-from voice.cli.parse import result_json
+from voice.cli.parse import MatchJson, result_json
 from voice.config import Settings
 from voice.matcher import match_move
 from voice.recognizers import Recognizer, RecognizerError, hypotheses, make_recognizer
@@ -49,9 +50,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", metavar="PATH", help="Vosk or Whisper model folder or name")
 
 
+class HeardJson(TypedDict):
+    """One reading of the recording, best first."""
+
+    text: str
+    confidence: float
+
+
+class RecognitionJson(MatchJson):
+    """What ``recognize`` prints for one recording: the match of what was heard, and how."""
+
+    heard: list[HeardJson]
+    decode_ms: float
+    partial: NotRequired[str]
+    reason: NotRequired[str]
+    command: NotRequired[str]
+
+
 def recognize_one(
     recognizer: Recognizer, fen: str, wav: str | Path, vocab: Vocabulary, settings: Settings
-) -> dict[str, Any]:
+) -> RecognitionJson:
     """One recording in one position → the JSON object (raises ValueError for bad input)."""
     board = board_from_fen(fen)
     try:
@@ -63,9 +81,12 @@ def recognize_one(
     recognizer.set_context(position_phrases(board, vocab))
     transcript = recognizer.recognize(audio, RATE)
     result = match_move(board, hypotheses(transcript, vocab), vocab, settings.matching)
-    out = result_json(board, result, vocab, settings.language.blind)
-    out["heard"] = [{"text": text, "confidence": conf} for text, conf in transcript.nbest]
-    out["decode_ms"] = transcript.decode_ms
+    match = result_json(board, result, vocab, settings.language.blind)
+    out: RecognitionJson = {
+        **match,  # type: ignore[typeddict-item]  # partial, reason, command: added below
+        "heard": [{"text": text, "confidence": conf} for text, conf in transcript.nbest],
+        "decode_ms": transcript.decode_ms,
+    }
     if not transcript.complete:
         out["partial"] = transcript.partial
     if transcript.reason:
@@ -88,11 +109,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return 1
     if not args.batch:
         try:
-            out = recognize_one(recognizer, args.fen, args.wav, vocab, settings)
+            one = recognize_one(recognizer, args.fen, args.wav, vocab, settings)
         except ValueError as error:
             print(f"voice-chess recognize: {error}", file=sys.stderr)
             return 1
-        print(json.dumps(out, ensure_ascii=False))
+        print(json.dumps(one, ensure_ascii=False))
         return 0
     failed = False
     try:
@@ -102,12 +123,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return 1
     base = Path(args.batch).parent if args.batch != "-" else Path.cwd()
     for line in lines:
-        ident: Any = None
+        ident: object = None
         try:
             item = json.loads(line)
             ident = item.get("id")
             wav = Path(item["wav"])
-            out = recognize_one(
+            out: Mapping[str, object] = recognize_one(
                 recognizer, item.get("fen", chess.STARTING_FEN), base / wav, vocab, settings
             )
         except (ValueError, KeyError, TypeError, AttributeError) as error:

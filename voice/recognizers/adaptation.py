@@ -44,6 +44,8 @@ import numpy as np
 
 from voice.recognizers import RecognizerError
 from voice.recognizers.lexicon import Lexicon
+from voice.recognizers.second_decoder import decode_whole
+from voice.recognizers.sphinx_decoder import make_decoder, model_dir, padded_utterance
 from voice.vocabulary import Phrase, Vocabulary
 from voice.wavio import mix_at_snr
 
@@ -312,7 +314,7 @@ def _read_sendump(path: Path, senones: int) -> np.ndarray:
     streams = (len(data) - pos) // (rows * columns)
     quantised = np.frombuffer(data, np.uint8, streams * rows * columns, pos)
     weights = quantised.reshape(streams, rows, columns).astype(np.float64)
-    return -weights * 1024 * np.log(1.0001)
+    return -weights * 1024 * float(np.log(1.0001))
 
 
 # -- features and alignment ---------------------------------------------------------------------
@@ -357,7 +359,6 @@ def _align(
     """Force-align each sample to its phrase with the recogniser's own decoder set-up: one
     result per sample, None for one that could not be aligned or that does not sound like its
     words (:data:`MISMATCH`)."""
-    from voice.recognizers.sphinx import decode_whole, make_decoder, padded_utterance
 
     words = set(vocab.all_words()) | {w for s in samples for w in s.phrase}
     words = {w for w in words if lexicon.pronunciations(w)}
@@ -470,7 +471,9 @@ def _solve(
 
 
 def _transformed(model: _Model, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.einsum("sij,csgj->csgi", a, model.means) + b[None, :, None, :]
+    # numpy types einsum and fancy indexing as Any: the annotation says what comes back.
+    transformed: np.ndarray = np.einsum("sij,csgj->csgi", a, model.means) + b[None, :, None, :]
+    return transformed
 
 
 def estimate(
@@ -491,8 +494,6 @@ def estimate(
 
     Raises :class:`AdaptationError` when too little of the speech could be aligned: the words
     said were not the ones asked for, or the microphone heard mostly something else."""
-    from voice.recognizers.sphinx import model_dir
-
     model = _model(model_dir())
     words = lexicon or Lexicon.load()
     results = _align(samples, vocab, words, model)

@@ -29,6 +29,10 @@ from typing import IO, Any
 
 log = logging.getLogger(__name__)
 
+Option = str | int | float | bool | None
+"""A PocketSphinx option's value: a path (``hmm``), a count (``topn``), a probability
+(``silprob``), a switch (``bestpath``), or None to leave one out (``lm``)."""
+
 Graph = tuple[int, int, tuple[tuple[Any, ...], ...]]
 """A word graph as PocketSphinx takes it: start state, final state, transitions."""
 
@@ -62,7 +66,7 @@ class SecondDecoder:
     Not ``multiprocessing`` either: its "spawn" start re-runs the main script of a program
     that lacks the ``if __name__ == "__main__"`` guard."""
 
-    def __init__(self, dictionary: str, options: dict[str, Any]) -> None:
+    def __init__(self, dictionary: str, options: dict[str, Option]) -> None:
         self._process: subprocess.Popen[bytes] | None = None
         self._up = False
         self._sent: set[str] = set()
@@ -243,7 +247,7 @@ def _exactly(pipe: IO[bytes], size: int) -> bytes:
     return data
 
 
-def new_decoder(dictionary: str, options: dict[str, Any]) -> Any:
+def new_decoder(dictionary: str, options: dict[str, Option]) -> Any:
     """A PocketSphinx decoder with ``options`` and the words of ``dictionary`` (a PocketSphinx
     dictionary's text); silence is its only filler."""
     import pocketsphinx

@@ -54,30 +54,28 @@ from typing import Any
 import numpy as np
 
 from voice.explore_words import every_explore_phrase
-from voice.recognizers import RecognizerError, Transcript
+from voice.recognizers import Transcript
 from voice.recognizers.adaptation import Adaptation
 from voice.recognizers.grammar import TRAILING_WORDS, command_phrases, word_graph
 from voice.recognizers.lexicon import Lexicon
 from voice.recognizers.second_decoder import (
     Graph,
     HelperLost,
+    Option,
     SecondDecoder,
     decode_whole,
-    new_decoder,
     worth_it,
+)
+from voice.recognizers.sphinx_decoder import (
+    PAD_S,
+    decoder_options,
+    dynamic_range_db,
+    make_decoder,
+    padded_utterance,
+    quiet_noise,
 )
 from voice.vocabulary import FILLER_WORDS, PIECE_WORDS, Phrase, Vocabulary
 from voice.wavio import RATE, as_pcm16
-
-FRAME = RATE // 100
-"""Samples per decoder frame (10 ms)."""
-
-TOP_N = 8
-"""Gaussians scored per codebook: more than the default 4 was clearly more accurate here."""
-
-PAD_S = 0.25
-"""Quiet lead-in and tail added to each utterance: the decoder needs a little silence at both
-ends to settle in and to reach the grammar's final state."""
 
 UNEXPLAINED_LIMIT = 0.15
 """Above this share of speech frames left to silence, the utterance is not a phrase we know."""
@@ -88,12 +86,6 @@ frame) the words fit the audio too poorly to be what was said: German sentences 
 two chess words land here, clearly heard moves almost never (about 1 in 100 on synthesized
 speech)."""
 
-SPEECH_LEVEL = 0.5
-"""Where between the quiet floor and the loud peak of an utterance speech frames begin."""
-
-MIN_DYNAMIC_DB = 9.0
-"""An utterance whose loud and quiet frames differ by less than this holds no speech."""
-
 CONFIDENCE_SCALE = 20.0
 """Turns path-score differences (natural log) into relative confidences: an alternative whose
 path is e^-0.01 as likely as the best one gets e^-0.2 of its confidence. With the matcher's
@@ -101,9 +93,6 @@ default ``nbest_penalty`` and ``ambiguity_margin`` a rival move within about 0.0
 path is offered as a choice. Tuned on the benchmark (seed 1) with the rival search in place:
 80 (the value before it) let through about half again as many wrong moves; 10 made nearly
 twice as many choices of clearly heard moves for a third fewer wrong ones."""
-
-SILENCE_PROB = 0.005
-"""Prior of a silence between words (PocketSphinx's default)."""
 
 MAX_FRAMES_PER_PHONE = 13.0
 """Clearly spoken phrases take 7 to 12 speech frames (10 ms) per phone; more means the speech
@@ -129,71 +118,6 @@ dB, speech in 10 dB pink noise 16-22 dB."""
 
 _CACHE_SIZE = 32
 _NBEST_SCAN = 40
-
-
-def model_dir() -> Path:
-    """The en-us acoustic model folder inside the pocketsphinx wheel."""
-    import pocketsphinx
-
-    folder = Path(pocketsphinx.get_model_path()) / "en-us" / "en-us"
-    if not (folder / "mdef").is_file():
-        raise RecognizerError(f"PocketSphinx acoustic model missing: {folder} has no 'mdef'")
-    return folder
-
-
-def make_decoder(words: Iterable[str], lexicon: Lexicon, **extra: Any) -> Any:
-    """A PocketSphinx decoder as recognition uses it: the embedded acoustic model, ``words`` as
-    ``lexicon`` spells them, silence as the only filler. ``extra`` adds PocketSphinx options
-    (``mllr``: a speaker's transform; ``mfclogdir``: where to write the cepstra)."""
-    try:
-        return new_decoder(lexicon.dictionary(words), decoder_options(**extra))
-    except (RuntimeError, ValueError) as error:
-        raise RecognizerError(f"PocketSphinx could not start: {error}") from error
-
-
-def decoder_options(**extra: Any) -> dict[str, Any]:
-    """The PocketSphinx options of recognition (see :func:`make_decoder`)."""
-    return {
-        "hmm": str(model_dir()),
-        "lm": None,
-        "loglevel": "FATAL",
-        "bestpath": False,
-        "topn": TOP_N,
-        "silprob": SILENCE_PROB,
-        **extra,
-    }
-
-
-def speech_frames(pcm: np.ndarray) -> np.ndarray:
-    """Which 10 ms frames hold speech, judged by energy within the utterance itself.
-
-    A frame is speech when it lies above ``SPEECH_LEVEL`` between the quiet floor (10th
-    percentile) and the loud peak (97th); an utterance with too small a range (steady noise,
-    silence) has none. Relative, so it works at any recording level and with steady
-    background noise.
-    """
-    energy = _frame_energy_db(pcm)
-    if len(energy) == 0:
-        return np.zeros(0, dtype=bool)
-    low, high = np.percentile(energy, 10), np.percentile(energy, 97)
-    if high - low < MIN_DYNAMIC_DB:
-        return np.zeros(len(energy), dtype=bool)
-    return energy > low + SPEECH_LEVEL * (high - low)
-
-
-def dynamic_range_db(pcm: np.ndarray) -> float:
-    """How far the loud frames of an utterance stand above its quiet ones (97th and 10th
-    percentile of frame energy, dB): large in a quiet room, small in noise."""
-    energy = _frame_energy_db(pcm)
-    if len(energy) == 0:
-        return 0.0
-    return float(np.percentile(energy, 97) - np.percentile(energy, 10))
-
-
-def _frame_energy_db(pcm: np.ndarray) -> np.ndarray:
-    count = len(pcm) // FRAME
-    frames = pcm[: count * FRAME].astype(np.float64).reshape(count, FRAME)
-    return np.asarray(10 * np.log10((frames**2).mean(axis=1) + 1.0))
 
 
 @dataclass(frozen=True)
@@ -241,7 +165,7 @@ class SphinxRecognizer:
         # The second decoder process starts with the first context that holds a move: one that
         # only ever hears commands (the talking clock) never needs it.
         self._second: SecondDecoder | None = None
-        self._second_setup: tuple[frozenset[str], dict[str, Any]] | None = None
+        self._second_setup: tuple[frozenset[str], dict[str, Option]] | None = None
         if parallel or (parallel is None and worth_it()):
             self._second_setup = (frozenset(words), decoder_options(**extra))
         self._added: list[tuple[str, str]] = []  # words added since, for the second decoder
@@ -548,7 +472,7 @@ class SphinxRecognizer:
             self._stream = []
             self._last_partial = None
             self._decoder.start_utt()
-            lead = _quiet(int(PAD_S * RATE), seed=0)
+            lead = quiet_noise(int(PAD_S * RATE), seed=0)
             self._decoder.process_raw(lead.tobytes(), False, False)
 
     def accept(self, chunk: np.ndarray, sample_rate: int) -> str | None:
@@ -603,20 +527,6 @@ def _is_complete(text: str, allowed: frozenset[Phrase]) -> bool:
     """Is ``text`` a whole allowed phrase? (Check words are part of the phrases that may carry
     them, :meth:`voice.phrases.PhraseTable.with_check_words`.)"""
     return tuple(text.split()) in allowed
-
-
-def _quiet(count: int, seed: int) -> np.ndarray:
-    """Barely audible noise: pure digital zeros upset the decoder's energy features."""
-    return np.random.default_rng(seed).normal(0, 2.0, count).astype(np.int16)
-
-
-def padded_utterance(pcm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The utterance with quiet lead-in and tail, and its speech frames on the padded timeline."""
-    pad = int(PAD_S * RATE)
-    padded = np.concatenate([_quiet(pad, 0), pcm, _quiet(pad, 1)])
-    speech = speech_frames(pcm)
-    margin = np.zeros(pad // FRAME, dtype=bool)
-    return padded, np.concatenate([margin, speech, margin])
 
 
 def _clean(text: str) -> str:

@@ -28,7 +28,7 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -106,6 +106,28 @@ def missing_words(model: Any, folder: Path, words: Iterable[str]) -> list[str]:
         captured.seek(0)
         log = captured.read().decode("utf-8", errors="replace")
     return sorted(set(_MISSING_RE.findall(log)))
+
+
+class _Alternative(TypedDict, total=False):
+    """One of Vosk's n-best readings (``SetMaxAlternatives``)."""
+
+    text: str
+    confidence: float
+
+
+class _Word(TypedDict, total=False):
+    """One word of Vosk's single reading (``SetWords``), with its confidence."""
+
+    word: str
+    conf: float
+
+
+class _FinalResult(TypedDict, total=False):
+    """Vosk's final JSON: ``alternatives`` with n-best on, else ``text`` and its ``result``."""
+
+    alternatives: list[_Alternative]
+    text: str
+    result: list[_Word]
 
 
 class VoskRecognizer:
@@ -227,7 +249,7 @@ class VoskRecognizer:
             started = time.perf_counter()
             return self._transcript(json.loads(recognizer.FinalResult()), started)
 
-    def _transcript(self, result: dict[str, Any], started: float) -> Transcript:
+    def _transcript(self, result: _FinalResult, started: float) -> Transcript:
         """Vosk's final JSON (alternatives, or one result with per-word confidences)."""
         if "alternatives" in result:
             scored: dict[str, float] = {}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -429,7 +430,7 @@ class RateLimiter:
         self,
         rate: float = RATE_PER_SECOND,
         burst: int = RATE_BURST,
-        clock: Any = time.monotonic,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._rate = rate
         self._burst = float(burst)

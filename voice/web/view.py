@@ -26,7 +26,14 @@ from voice.host import GameHost
 from voice.messages import RIGHT_TO_LEFT, display_text, isolate_latin, message
 from voice.session import GameSession, side_of
 from voice.web.pairing import Role
-from voice.web.protocol import MoveIn, PendingKind, PendingView, ProtocolError, View
+from voice.web.protocol import (
+    ApprovalView,
+    MoveIn,
+    PendingKind,
+    PendingView,
+    ProtocolError,
+    View,
+)
 
 SIDES: tuple[Side, Side] = ("white", "black")
 
@@ -165,17 +172,17 @@ class GameView:
             kind=kind, by=self.blind, spoken=words, san=san, squares=squares, text=text
         )
 
-    def _approval_view(self, approval: SetupApproval, language: str) -> dict[str, Any]:
+    def _approval_view(self, approval: SetupApproval, language: str) -> ApprovalView:
         """The set-up in words of the page's language (as it reads, without speech marks)."""
         control = display_text(describe_control(approval.control, language), language)
-        return {
-            "approved": approval.approved,
-            "via": approval.via,
-            "control": isolate_latin(control) if language in RIGHT_TO_LEFT else control,
-            "blind": approval.blind,
-            "ranks": list(approval.rank_words),
-            "files": list(approval.file_words),
-        }
+        return ApprovalView(
+            approved=approval.approved,
+            via=approval.via,
+            control=isolate_latin(control) if language in RIGHT_TO_LEFT else control,
+            blind=approval.blind,
+            ranks=list(approval.rank_words),
+            files=list(approval.file_words),
+        )
 
     def _delay_left(self, running: Side | None, now: int) -> int:
         """Delay mode (6.3.2): how long the running display still stands still.
@@ -200,7 +207,7 @@ class GameView:
             return []
         return [move.uci() for move in self.session.board.legal_moves]
 
-    def _text(self, key: str, fallback: str, language: str, **params: Any) -> str:
+    def _text(self, key: str, fallback: str, language: str, **params: object) -> str:
         try:
             text = message(language, key, **params)
         except KeyError:
