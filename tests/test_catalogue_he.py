@@ -248,6 +248,7 @@ def _spoken_samples() -> dict[str, str]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="needs espeak-ng")
 def test_espeak_reads_every_spoken_sentence_without_spelling_it_out() -> None:
     # espeak-ng -x shows a letter or point it cannot read as "h'i:bru:" (it names the Hebrew
