@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from voice.vocabulary import Vocabulary
 
@@ -22,6 +24,9 @@ APPENDIX_D = {w.lower() for w in _VOCAB.move_words()} | {
 }
 COMMAND_WORDS = {w.lower() for w in _VOCAB.command_words()} | set(_VOCAB.number_words)
 
+K = TypeVar("K", str, tuple[Any, ...])
+"""A catalogue key: a message key, or a tuple such as (voice, word, respelling)."""
+
 LATIN_LETTER = re.compile("[A-Za-zÄÖÜäöüß]")
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 OPTION = re.compile(r"--[a-z][a-z-]*")
@@ -30,3 +35,23 @@ LATIN_TOKEN = re.compile(r"[\[A-Za-zÄÖÜäöüß0-9][\w./+\-\]]*")
 
 def placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+
+
+def broken_keys(check: Callable[[K], object], keys: Iterable[K]) -> list[str]:
+    """Every key for which ``check(key)`` fails an assertion, as "key: the first line of what
+    failed": one rule checked over a whole catalogue names all its broken keys at once."""
+    broken: list[str] = []
+    for key in keys:
+        try:
+            check(key)
+        except AssertionError as failure:
+            first_line = (str(failure).strip().splitlines() or ["assertion failed"])[0]
+            name = key if isinstance(key, str) else " ".join(map(str, key))
+            broken.append(first_line if first_line.startswith(name) else f"{name}: {first_line}")
+    return broken
+
+
+def assert_every_key(check: Callable[[K], object], keys: Iterable[K]) -> None:
+    """Fail, naming each broken key, unless ``check`` passes for every key."""
+    broken = broken_keys(check, keys)
+    assert not broken, f"{len(broken)} broken keys:\n" + "\n".join(broken)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 from pathlib import Path
 
@@ -15,19 +16,40 @@ from voice.vocabulary import Vocabulary
 @pytest.fixture(scope="session")
 def whisper_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The Whisper model joined once per test run from its pip packages, as a fresh install
-    does on first use (in a data folder of its own)."""
+    does on first use (in a data folder of its own).
+
+    Under pytest-xdist every worker is a session of its own: the workers share the run's
+    temporary root, and a file lock lets the first one join the model while the others wait and
+    then find it installed."""
     from voice.models import DEFAULT_WHISPER, ensure_whisper_model
 
-    data = tmp_path_factory.mktemp("whisper-data")
-    saved = os.environ.get("XDG_DATA_HOME")
-    os.environ["XDG_DATA_HOME"] = str(data)
-    try:
-        return ensure_whisper_model(DEFAULT_WHISPER)
-    finally:
-        if saved is None:
-            del os.environ["XDG_DATA_HOME"]
-        else:
-            os.environ["XDG_DATA_HOME"] = saved
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's folder, above each worker's own (popen-gw0, …)
+    data = root / "whisper-data"
+    with (root / "whisper-data.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data.mkdir(exist_ok=True)
+        saved = os.environ.get("XDG_DATA_HOME")
+        os.environ["XDG_DATA_HOME"] = str(data)
+        try:
+            return ensure_whisper_model(DEFAULT_WHISPER)
+        finally:
+            if saved is None:
+                del os.environ["XDG_DATA_HOME"]
+            else:
+                os.environ["XDG_DATA_HOME"] = saved
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that uses the PulseAudio daemon ``audio`` and every test that drives
+    Chromium ``browser`` (see the README's "For developers" for the tiers), so no such test
+    slips into the fast tier for want of a marker."""
+    for item in items:
+        if "pulse" in item.fixturenames:
+            item.add_marker(pytest.mark.audio)
+        if "driver" in item.fixturenames:
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(autouse=True)

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from speech_cache import cached_file, tool_version
 
 VIRTUAL_PA = """\
 .fail
@@ -284,20 +285,25 @@ class PulseAudio:
 
 
 def espeak(text: str, voice: str = "de", rate: int = 16000, speed: int = 150) -> np.ndarray:
-    """``text`` spoken by espeak-ng as int16 mono at ``rate`` (sox resamples)."""
-    with tempfile.TemporaryDirectory() as folder:
-        raw = Path(folder) / "raw.wav"
-        out = Path(folder) / "out.wav"
-        subprocess.run(
-            ["espeak-ng", "-v", voice, "-s", str(speed), "-w", str(raw), text], check=True
-        )
-        subprocess.run(
-            ["sox", str(raw), "-r", str(rate), "-c", "1", "-b", "16", str(out)], check=True
-        )
-        import wave
+    """``text`` spoken by espeak-ng as int16 mono at ``rate`` (sox resamples; kept on disk by
+    :mod:`speech_cache` across runs)."""
 
-        with wave.open(str(out), "rb") as handle:
-            return np.frombuffer(handle.readframes(handle.getnframes()), dtype=np.int16).copy()
+    def make(out: Path) -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            raw = Path(folder) / "raw.wav"
+            subprocess.run(
+                ["espeak-ng", "-v", voice, "-s", str(speed), "-w", str(raw), text], check=True
+            )
+            subprocess.run(
+                ["sox", str(raw), "-r", str(rate), "-c", "1", "-b", "16", str(out)], check=True
+            )
+
+    versions = [tool_version("espeak-ng"), tool_version("sox")]
+    out = cached_file("pulse-espeak", [*versions, voice, speed, rate, text], ".wav", make)
+    import wave
+
+    with wave.open(str(out), "rb") as handle:
+        return np.frombuffer(handle.readframes(handle.getnframes()), dtype=np.int16).copy()
 
 
 def noise(kind: str, seconds: float, volume: float, rate: int = 16000) -> np.ndarray:

@@ -17,6 +17,8 @@ from test_models import LAYOUT, model_zip, nothing_installed
 
 from voice.journal import read_journal
 
+pytestmark = pytest.mark.slow  # each test starts the program in a process of its own
+
 
 def voice_chess(
     *args: str, stdin: str = "", cwd: Path | None = None

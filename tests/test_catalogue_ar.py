@@ -18,6 +18,8 @@ from catalogue_words import (
     LATIN_TOKEN,
     OPTION,
     PLACEHOLDER,
+    assert_every_key,
+    broken_keys,
 )
 
 from voice.messages import catalogue
@@ -80,8 +82,7 @@ def _allowed_latin(word: str) -> bool:
     )
 
 
-@pytest.mark.parametrize("key", sorted(AR))
-def test_every_value_is_arabic_apart_from_the_international_words(key: str) -> None:
+def _every_value_is_arabic_apart_from_the_international_words(key: str) -> None:
     value = AR[key]
     assert value != ""
     rest = PLACEHOLDER.sub(" ", value)
@@ -99,25 +100,38 @@ def test_every_value_is_arabic_apart_from_the_international_words(key: str) -> N
         assert ARABIC_LETTER.search(value), f"{key} has no Arabic word"
 
 
-@pytest.mark.parametrize("key", sorted(AR))
-def test_arabic_letters_not_persian_ones(key: str) -> None:
+def test_every_value_is_arabic_apart_from_the_international_words() -> None:
+    assert_every_key(_every_value_is_arabic_apart_from_the_international_words, sorted(AR))
+
+
+def _arabic_letters_not_persian_ones(key: str) -> None:
     # Persian yeh, keheh, peh, tcheh, jeh, gaf have no place in Modern Standard Arabic.
     assert not PERSIAN_LETTER.search(AR[key]), key
 
 
-@pytest.mark.parametrize("key", sorted(AR))
-def test_shadda_comes_before_its_vowel(key: str) -> None:
+def test_arabic_letters_not_persian_ones() -> None:
+    assert_every_key(_arabic_letters_not_persian_ones, sorted(AR))
+
+
+def _shadda_comes_before_its_vowel(key: str) -> None:
     # espeak-ng drops the vowel of "نَّ" (fatha, shadda: the Unicode canonical order) and reads
     # "نَّ" (shadda, fatha) right: a normalising editor must not reorder the marks.
     assert not re.search(f"[{HARAKAT}]{SHADDA}", AR[key]), key
 
 
-@pytest.mark.parametrize("key", sorted(AR))
-def test_no_stray_marks(key: str) -> None:
+def test_shadda_comes_before_its_vowel() -> None:
+    assert_every_key(_shadda_comes_before_its_vowel, sorted(AR))
+
+
+def _no_stray_marks(key: str) -> None:
     # A short vowel or shadda must follow a letter, and two short vowels never stack.
     value = AR[key]
     assert not re.search(f"(^|[^\u0621-\u064a\u0671\u0651])[{HARAKAT}{SHADDA}]", value), key
     assert not re.search(f"[{HARAKAT}][{HARAKAT}]", value), key
+
+
+def test_no_stray_marks() -> None:
+    assert_every_key(_no_stray_marks, sorted(AR))
 
 
 def test_the_side_names_agree_everywhere() -> None:
@@ -129,3 +143,14 @@ def test_the_side_names_agree_everywhere() -> None:
         names = {bare(AR[f"clock.{side}"]), bare(AR[f"game.side.{side}"])}
         names.add(bare(AR[f"web.side.{side}"]))
         assert len(names) == 1, names
+
+
+def test_a_catalogue_rule_names_every_broken_key_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One test checks a rule over the whole catalogue: its failure lists each broken key, not
+    only the first."""
+    monkeypatch.setitem(AR, "test.first", "پ")  # Persian peh
+    monkeypatch.setitem(AR, "test.second", "گ")  # Persian gaf
+    keys = ["clock.white", "test.first", "test.second"]
+    assert broken_keys(_arabic_letters_not_persian_ones, keys) == ["test.first", "test.second"]
+    with pytest.raises(AssertionError, match=r"2 broken keys:\ntest\.first\ntest\.second"):
+        assert_every_key(_arabic_letters_not_persian_ones, keys)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from catalogue_words import (
     APPENDIX_D,
     COMMAND_WORDS,
@@ -18,6 +17,7 @@ from catalogue_words import (
     LATIN_TOKEN,
     OPTION,
     PLACEHOLDER,
+    assert_every_key,
 )
 
 from voice.messages import catalogue, message
@@ -72,8 +72,7 @@ NO_PERSIAN_NEEDED = {
 }
 
 
-@pytest.mark.parametrize("key", sorted(FA))
-def test_every_value_is_persian_apart_from_the_international_words(key: str) -> None:
+def _every_value_is_persian_apart_from_the_international_words(key: str) -> None:
     value = FA[key]
     assert value != ""
     for quoted in QUOTED.findall(PLACEHOLDER.sub("", value)):
@@ -86,20 +85,30 @@ def test_every_value_is_persian_apart_from_the_international_words(key: str) -> 
         assert PERSIAN_LETTER.search(value), f"{key} has no Persian word"
 
 
-@pytest.mark.parametrize("key", sorted(FA))
-def test_persian_letters_not_arabic_ones(key: str) -> None:
+def test_every_value_is_persian_apart_from_the_international_words() -> None:
+    assert_every_key(_every_value_is_persian_apart_from_the_international_words, sorted(FA))
+
+
+def _persian_letters_not_arabic_ones(key: str) -> None:
     # Arabic yeh, kaf and alef maksura; Persian writes ی and ک.
     assert not re.search("[\u064a\u0643\u0649]", FA[key]), key
 
 
-@pytest.mark.parametrize("key", sorted(FA))
-def test_the_verb_prefix_mi_is_joined_with_a_zero_width_non_joiner(key: str) -> None:
+def test_persian_letters_not_arabic_ones() -> None:
+    assert_every_key(_persian_letters_not_arabic_ones, sorted(FA))
+
+
+def _the_verb_prefix_mi_is_joined_with_a_zero_width_non_joiner(key: str) -> None:
     # "می خواهید" and "میخواهید" are both wrong: "می‌خواهید" (U+200C after می).
     words = re.split(r"[\s.،؛:؟!()«»]+", PLACEHOLDER.sub(" ", FA[key]))
     for word in words:
         assert word not in ("می", "نمی"), f"{key}: a detached می"
     assert "\u200c\u200c" not in FA[key]
     assert not re.search("(^|\\s)\u200c|\u200c($|\\s)", FA[key]), f"{key}: a stray ZWNJ"
+
+
+def test_the_verb_prefix_mi_is_joined_with_a_zero_width_non_joiner() -> None:
+    assert_every_key(_the_verb_prefix_mi_is_joined_with_a_zero_width_non_joiner, sorted(FA))
 
 
 def test_a_refusal_reads_as_one_persian_sentence() -> None:

@@ -27,6 +27,7 @@ from catalogue_words import (
     LATIN_TOKEN,
     OPTION,
     PLACEHOLDER,
+    assert_every_key,
     placeholders,
 )
 
@@ -99,8 +100,7 @@ def letters_with_marks(word: str) -> list[tuple[str, str]]:
     return re.findall("([\u05d0-\u05ea])([\u0591-\u05c7]*)", word)
 
 
-@pytest.mark.parametrize("key", sorted(HE))
-def test_every_value_is_hebrew_apart_from_the_international_words(key: str) -> None:
+def _every_value_is_hebrew_apart_from_the_international_words(key: str) -> None:
     value = HE[key]
     assert value != ""
     for match in QUOTED.finditer(PLACEHOLDER.sub("", value)):
@@ -113,8 +113,11 @@ def test_every_value_is_hebrew_apart_from_the_international_words(key: str) -> N
         assert HEBREW_LETTER.search(value), f"{key} has no Hebrew word"
 
 
-@pytest.mark.parametrize("key", sorted(HE))
-def test_every_hebrew_letter_is_pointed_for_espeak(key: str) -> None:
+def test_every_value_is_hebrew_apart_from_the_international_words() -> None:
+    assert_every_key(_every_value_is_hebrew_apart_from_the_international_words, sorted(HE))
+
+
+def _every_hebrew_letter_is_pointed_for_espeak(key: str) -> None:
     value = HE[key]
     for word in hebrew_words(value):
         pairs = letters_with_marks(word)
@@ -134,6 +137,10 @@ def test_every_hebrew_letter_is_pointed_for_espeak(key: str) -> None:
             if HOLAM in marks:
                 assert letter == "ו", f"{where}: holam without vav (a qamats katan reads o)"
     assert "\u05be" not in value, f"{key}: maqaf"
+
+
+def test_every_hebrew_letter_is_pointed_for_espeak() -> None:
+    assert_every_key(_every_hebrew_letter_is_pointed_for_espeak, sorted(HE))
 
 
 def test_the_dagesh_stays_before_the_vowel_in_the_file() -> None:
@@ -241,6 +248,7 @@ def _spoken_samples() -> dict[str, str]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="needs espeak-ng")
 def test_espeak_reads_every_spoken_sentence_without_spelling_it_out() -> None:
     # espeak-ng -x shows a letter or point it cannot read as "h'i:bru:" (it names the Hebrew

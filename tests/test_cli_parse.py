@@ -32,12 +32,14 @@ def voice_chess(*args: str, stdin: str | None = None) -> subprocess.CompletedPro
         (PROMOTION, "axb8=N", "Anna schlägt Bella acht Springer"),
     ],
 )
+@pytest.mark.slow
 def test_say_move_prints_the_spoken_form(fen: str | None, move: str, words: str) -> None:
     args = ["say-move", move] if fen is None else ["say-move", "--fen", fen, move]
     done = voice_chess(*args)
     assert (done.returncode, done.stdout) == (0, words + "\n"), done.stderr
 
 
+@pytest.mark.slow
 def test_say_move_all_forms_and_speech_respelling() -> None:
     done = voice_chess("say-move", "--all", "Nc3")
     lines = done.stdout.splitlines()
@@ -81,6 +83,7 @@ def test_parse_in_a_given_position_with_spelling_variants() -> None:
     assert (out["decision"], out["move"]) == ("accept", "e2a6")
 
 
+@pytest.mark.slow
 def test_parse_reports_choices_and_refusals() -> None:
     out = json.loads(voice_chess("parse", "Springer drei").stdout)
     assert out["decision"] == "choose" and out["move"] is None

@@ -136,6 +136,7 @@ def start(
     return terminal
 
 
+@pytest.mark.slow
 def test_keys_help_mode_time_request_flag_and_quit(terminal_factory: list[Terminal]) -> None:
     """Space/Enter press the clock, T asks the time, H announces keys, the flag is said at once."""
     term = start(terminal_factory, "--control", "3", sound_server=False)

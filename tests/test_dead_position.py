@@ -15,6 +15,7 @@ from typing import Any
 
 import chess
 import chess.pgn
+import pytest
 from hypothesis import HealthCheck, assume, event, example, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
@@ -129,6 +130,7 @@ def walls(draw: st.DrawFn) -> chess.Board:
     return board
 
 
+@pytest.mark.slow
 @hsettings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(walls())
 @example(chess.Board("8/8/8/1k6/p1p1p1p1/P1P1P1P1/8/1K6 b - - 0 1"))
@@ -175,6 +177,7 @@ def _random_game(seed: int, plies: int = 300) -> list[chess.Board]:
     return positions
 
 
+@pytest.mark.slow
 @hsettings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_random_games_a_side_with_a_mate_in_one_is_never_called_unable(seed: int) -> None:

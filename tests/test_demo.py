@@ -18,6 +18,7 @@ from pulse import PulseAudio
 from voice.cli.demo import GAME
 
 
+@pytest.mark.slow
 def test_plain_voice_chess_without_audio_runs_the_demo_to_the_end() -> None:
     con = Console(no_audio=True)
     try:

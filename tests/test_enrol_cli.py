@@ -208,6 +208,7 @@ def test_another_recogniser_is_told_that_only_the_embedded_one_learns(
     assert not (tmp_path / "v").exists()
 
 
+@pytest.mark.slow
 def test_without_a_microphone_it_says_so(home: Path, tmp_path: Path) -> None:
     con = Console("enrol", "--no-speech", "--output", str(tmp_path / "v"), no_audio=True)
     try:

@@ -467,6 +467,7 @@ def whisper(whisper_model: Path) -> WhisperRecognizer:
         ("Material", "Weiß hat geschlagen: nichts."),
     ],
 )
+@pytest.mark.slow
 def test_a_spoken_request_is_heard_and_answered(
     whisper: WhisperRecognizer, settings: Settings, tmp_path: Path, said: str, answer: str
 ) -> None:
@@ -483,6 +484,7 @@ def test_a_spoken_request_is_heard_and_answered(
     assert game.sheet.entries == []
 
 
+@pytest.mark.slow
 def test_every_request_and_key_is_answered_in_random_positions(settings: Settings) -> None:
     """One sentence each, never a traceback: every request phrase of the position and every
     key, both sides, both profiles, in positions of random games."""

@@ -104,6 +104,7 @@ def test_a_suppressor_quietens_the_noise_after_the_words_and_keeps_the_words(
     assert max(lags, key=lags.__getitem__) == 0
 
 
+@pytest.mark.slow
 @needs_espeak
 @pytest.mark.parametrize("kind", SUPPRESSORS)
 def test_a_suppressor_leaves_a_clean_utterance_at_its_level(
@@ -143,6 +144,7 @@ def test_bench_asr_reports_a_missing_front_end_package_before_making_the_corpus(
     assert "synthesizing" not in err
 
 
+@pytest.mark.slow
 @needs_espeak
 def test_bench_asr_runs_every_utterance_through_the_front_end_and_says_which(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
@@ -167,6 +169,7 @@ def test_bench_asr_runs_every_utterance_through_the_front_end_and_says_which(
     assert "front end none" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 @needs_espeak
 def test_bench_asr_prints_the_front_end_and_its_time_an_utterance(
     capsys: pytest.CaptureFixture[str],

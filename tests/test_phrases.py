@@ -97,6 +97,7 @@ def test_every_phrase_read_as_words_selects_only_its_own_move(board: chess.Board
         assert intent_moves(board, intent) == [move], phrase
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(positions(), st.data())
 def test_every_spoken_form_is_accepted_as_exactly_its_move(

@@ -51,6 +51,7 @@ def play_one_move(con: Console, journal: Path, settings: Settings, vocab: Vocabu
     assert reply == render_move(after_mine, chess.Move.from_uci(last.move), vocab)
 
 
+@pytest.mark.slow
 def test_typed_game_against_stockfish_then_resumed(
     tmp_path: Path, settings: Settings, vocab: Vocabulary
 ) -> None:

@@ -19,6 +19,8 @@ from voice.matcher import Decision
 from voice.recognizers.adaptation import Adaptation, default_path
 from voice.vocabulary import Vocabulary
 
+pytestmark = pytest.mark.slow  # benchmarks over synthesised corpora
+
 
 def test_the_corpus_is_repeatable_and_covers_every_special_kind_of_move(
     vocab: Vocabulary,

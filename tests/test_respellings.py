@@ -14,6 +14,7 @@ import tomllib
 from collections.abc import Mapping
 
 import pytest
+from catalogue_words import assert_every_key
 from espeak import espeak as _espeak
 
 from voice.phrases import speakable
@@ -95,16 +96,20 @@ def test_hebrew_entries_are_pointed_with_dagesh_first() -> None:
 _LETTER_NAME = re.compile(r"^Found: '_?\S'\s", re.MULTILINE)
 
 
-@needs_espeak
-@pytest.mark.parametrize(("voice", "word", "text"), ENTRIES)
-def test_espeak_says_each_entry_as_a_word(voice: str, word: str, text: str) -> None:
-    """Phonemes come out; no switch to another voice ("(en)"), no foreign letter names ("_:"),
-    no letter looked up by name (how espeak-ng spells what it cannot pronounce)."""
+def _said_as_a_word(entry: tuple[str, str, str]) -> None:
+    voice, word, text = entry
     phonemes = _espeak(voice, text, "-x").strip()
     assert phonemes, (voice, word)
     assert "(" not in phonemes and "_:" not in phonemes, (voice, word, phonemes)
     trace = _espeak(voice, text, "-X")
     assert not _LETTER_NAME.search(trace), (voice, word, trace)
+
+
+@needs_espeak
+def test_espeak_says_each_entry_as_a_word() -> None:
+    """Phonemes come out; no switch to another voice ("(en)"), no foreign letter names ("_:"),
+    no letter looked up by name (how espeak-ng spells what it cannot pronounce)."""
+    assert_every_key(_said_as_a_word, ENTRIES)
 
 
 def test_the_letter_check_catches_spelling() -> None:
@@ -146,14 +151,18 @@ def test_onset_classes() -> None:
     assert _onset("_!'axt") == _onset("?'a:Xt") == _onset("'ektoQ\"") == "vowel"
 
 
-@needs_espeak
-@pytest.mark.parametrize(("voice", "word", "text"), [e for e in MOVE_ENTRIES if e[0] != "de"])
-def test_each_entry_starts_like_the_german_word(voice: str, word: str, text: str) -> None:
-    """The first sound decides much of what a listener hears: Cesar must not start like "Kesar"
-    in any voice. The German reference is the German voice's own respelling where it has one."""
+def _starts_like_the_german_word(entry: tuple[str, str, str]) -> None:
+    voice, word, text = entry
     german = _espeak("de", TABLES["de"].get(word, word), "-x").strip()
     said = _espeak(voice, text, "-x").strip()
     assert _onset(said) == _onset(german), (voice, word, said, german)
+
+
+@needs_espeak
+def test_each_entry_starts_like_the_german_word() -> None:
+    """The first sound decides much of what a listener hears: Cesar must not start like "Kesar"
+    in any voice. The German reference is the German voice's own respelling where it has one."""
+    assert_every_key(_starts_like_the_german_word, [e for e in MOVE_ENTRIES if e[0] != "de"])
 
 
 _CARRIERS = {
@@ -169,14 +178,18 @@ def _bare(phonemes: str) -> str:
     return re.sub(r"[\s',_!|:;%=]", "", phonemes)
 
 
-@needs_espeak
-@pytest.mark.parametrize(("voice", "word", "text"), MOVE_ENTRIES)
-def test_each_entry_keeps_its_sound_inside_a_sentence(voice: str, word: str, text: str) -> None:
-    """Said inside a sentence of the voice's language, the word keeps the phonemes it has alone
-    (stress may move, the sounds may not)."""
+def _keeps_its_sound_inside_a_sentence(entry: tuple[str, str, str]) -> None:
+    voice, word, text = entry
     alone = _bare(_espeak(voice, text, "-x"))
     inside = _bare(_espeak(voice, _CARRIERS[voice].format(text), "-x"))
     assert alone in inside, (voice, word, alone, inside)
+
+
+@needs_espeak
+def test_each_entry_keeps_its_sound_inside_a_sentence() -> None:
+    """Said inside a sentence of the voice's language, the word keeps the phonemes it has alone
+    (stress may move, the sounds may not)."""
+    assert_every_key(_keeps_its_sound_inside_a_sentence, MOVE_ENTRIES)
 
 
 def test_german_entries_match_what_speakable_says() -> None:

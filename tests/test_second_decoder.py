@@ -25,7 +25,7 @@ from voice.recognizers.sphinx_decoder import padded_utterance
 from voice.vocabulary import Vocabulary
 from voice.wavio import as_pcm16, write_wav
 
-pytestmark = needs_espeak
+pytestmark = [needs_espeak, pytest.mark.slow]  # decodes real speech, in a second process too
 
 ROOT = Path(__file__).resolve().parent.parent
 

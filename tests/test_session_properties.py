@@ -10,6 +10,7 @@ board nor the opponent's clock, and replaying the inputs reproduces the state ex
 from __future__ import annotations
 
 import chess
+import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
@@ -76,6 +77,7 @@ def _events(inputs: list[tuple[str, str, int, str]]) -> list[InputEvent]:
     return events
 
 
+@pytest.mark.slow
 @hsettings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_what_is_said_is_what_is_made_and_refusals_change_nothing(

@@ -34,9 +34,14 @@ def test_ten_starts_with_speech_none_dies_and_ctrl_c_ends_each_at_once(pulse: Pu
     assert max(ended) < END_DEADLINE_S / 2, text
 
 
-def test_speaking_leaves_no_temporary_files(tmp_path: Path) -> None:
+def test_speaking_leaves_no_temporary_files(tmp_path: Path, pulse: PulseAudio) -> None:
     """Speech is synthesised into memory: nothing is left in the temporary folder (pyttsx3's
-    file-based rendering left a ``voice-chess-tts-*`` folder behind after every run)."""
+    file-based rendering left a ``voice-chess-tts-*`` folder behind after every run).
+
+    With the test daemon (``PULSE_SERVER`` set), as in a run of the whole suite in one process:
+    without it, PulseAudio's client library makes a ``pulse-*`` folder of its own in TMPDIR,
+    which is not the program's doing (under pytest-xdist a worker may reach this test before any
+    other started the daemon)."""
     code = (
         "from voice.config import load_settings\n"
         "from voice.speak import render\n"

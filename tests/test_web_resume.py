@@ -13,9 +13,12 @@ import socket
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import pytest
 from console import Console, socket_for, state_where
 
 from voice.web.pairing import keys_path
+
+pytestmark = pytest.mark.slow  # starts and resumes the program with its web board
 
 
 def _serve(journal: Path, *args: str) -> tuple[Console, str]:

@@ -121,7 +121,7 @@ def run_tests(pytest_args: list[str]) -> int:
         [venv_bin("ruff"), "check", *CHECKED],
         [venv_bin("ruff"), "format", "--check", *CHECKED],
         [venv_bin("mypy")],
-        [venv_bin("python"), "-m", "pytest", *pytest_args],
+        [venv_bin("python"), "-m", "pytest", "-n", "4", "--dist", "loadgroup", *pytest_args],
     ]
     for step in steps:
         say("running " + " ".join(Path(step[0]).name if i == 0 else a for i, a in enumerate(step)))
