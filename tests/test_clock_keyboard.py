@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import pty
+import subprocess
+import sys
+
 import pytest
 
 from voice.config import ConfigError, Settings, override
@@ -53,3 +58,40 @@ def test_settings_refuse_unknown_or_doubly_bound_keys(settings: Settings) -> Non
 def test_settings_refuse_an_unreadable_time_control(settings: Settings) -> None:
     with pytest.raises(ConfigError, match="time_control"):
         override(settings, clock={"time_control": "fast"})
+
+
+def test_ctrl_c_delivered_to_another_thread_still_ends_a_long_key_wait() -> None:
+    """SIGINT may reach a thread of a native library instead of the one waiting for a key; the
+    wait must still end within moments (it used to last until the clock's next event: the
+    talking clock once ran on for minutes after Ctrl-C)."""
+    code = (
+        "import signal, threading, time\n"
+        "from voice.keyboard import KeyReader\n"
+        "other = threading.Thread(target=time.sleep, args=(60,), daemon=True)\n"
+        "other.start()\n"
+        "def later():\n"
+        "    time.sleep(0.5)\n"
+        "    signal.pthread_kill(other.ident, signal.SIGINT)\n"
+        "threading.Thread(target=later, daemon=True).start()\n"
+        "started = time.monotonic()\n"
+        "try:\n"
+        "    with KeyReader(0) as reader:\n"
+        "        reader.read_key(60)\n"
+        "except KeyboardInterrupt:\n"
+        "    print(f'interrupted after {time.monotonic() - started:.1f} s', flush=True)\n"
+    )
+    master, slave = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            stdin=slave,
+            capture_output=True,
+            text=True,
+            timeout=50,
+            check=False,
+        )
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert done.stdout.startswith("interrupted after"), done.stdout + done.stderr
+    assert float(done.stdout.split()[2]) < 10

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import os
 import select
+import time
 from types import TracebackType
 from typing import Any
+
+_SIGNAL_SLICE_S = 0.2
+"""The longest a key wait lasts before Python may handle a signal that reached another thread."""
 
 _ESCAPES: dict[bytes, str] = {
     b"\x1b[A": "up",
@@ -147,11 +151,24 @@ class KeyReader:
             self._saved = None
 
     def read_key(self, timeout_s: float | None) -> str | None:
-        """The next key, or ``None`` when ``timeout_s`` passed first; EOFError when input ends."""
+        """The next key, or ``None`` when ``timeout_s`` passed first; EOFError when input ends.
+
+        The wait is cut into slices of :data:`_SIGNAL_SLICE_S`: Ctrl-C's SIGINT may be delivered
+        to a thread of a native library (PortAudio, CTranslate2) rather than to this one, and
+        then only interrupts nothing; Python runs its handler (KeyboardInterrupt) at the end of
+        the slice. Waiting in one piece until the clock's next event, the talking clock once did
+        not end for minutes after Ctrl-C.
+        """
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
         while not self._pending:
-            ready, _, _ = select.select([self.fd], [], [], timeout_s)
+            wait = _SIGNAL_SLICE_S
+            if deadline is not None:
+                wait = min(wait, max(0.0, deadline - time.monotonic()))
+            ready, _, _ = select.select([self.fd], [], [], wait)
             if not ready:
-                return None
+                if deadline is not None and time.monotonic() >= deadline:
+                    return None
+                continue
             data = os.read(self.fd, 64)
             if not data:
                 raise EOFError("the terminal closed")
