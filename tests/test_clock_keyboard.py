@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pty
+import signal
 import subprocess
 import sys
 
@@ -60,6 +61,13 @@ def test_settings_refuse_an_unreadable_time_control(settings: Settings) -> None:
         override(settings, clock={"time_control": "fast"})
 
 
+def _as_a_shell_starts_it() -> None:
+    """In the child: no signal blocked and SIGINT handled (the test process may run in a
+    thread that blocks signals, and a child inherits its mask)."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_delivered_to_another_thread_still_ends_a_long_key_wait() -> None:
     """SIGINT may reach a thread of a native library instead of the one waiting for a key; the
     wait must still end within moments (it used to last until the clock's next event: the
@@ -89,6 +97,7 @@ def test_ctrl_c_delivered_to_another_thread_still_ends_a_long_key_wait() -> None
             text=True,
             timeout=50,
             check=False,
+            preexec_fn=_as_a_shell_starts_it,
         )
     finally:
         os.close(master)

@@ -155,9 +155,8 @@ class KeyReader:
 
         The wait is cut into slices of :data:`_SIGNAL_SLICE_S`: Ctrl-C's SIGINT may be delivered
         to a thread of a native library (PortAudio, CTranslate2) rather than to this one, and
-        then only interrupts nothing; Python runs its handler (KeyboardInterrupt) at the end of
-        the slice. Waiting in one piece until the clock's next event, the talking clock once did
-        not end for minutes after Ctrl-C.
+        then interrupts nothing here; Python runs its handler (KeyboardInterrupt) at the end of
+        the slice. Waiting in one piece, that would be the clock's next event, minutes away.
         """
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
         while not self._pending:
