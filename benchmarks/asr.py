@@ -48,16 +48,16 @@ import numpy as np
 from benchmarks import rooms
 from benchmarks.frontend import suppress
 from voice.config import Settings
-from voice.matcher import Decision, match_move
-from voice.phrases import PhraseTable, phrase_table, speakable, spoken_forms
-from voice.recognizers import Recognizer, hypotheses, make_recognizer
-from voice.recognizers.grammar import TRAILING_WORDS, position_phrases
-from voice.recognizers.lexicon import Lexicon, lexicon_dir
-from voice.vocabulary import PIECE_WORDS, Phrase, Vocabulary
-from voice.wavio import RATE, load_for_recognition, to_int16
+from voice.speech.recognizers import Recognizer, hypotheses, make_recognizer
+from voice.speech.recognizers.grammar import TRAILING_WORDS, position_phrases
+from voice.speech.recognizers.lexicon import Lexicon, lexicon_dir
+from voice.speech.wavio import RATE, load_for_recognition, to_int16
+from voice.words.matcher import Decision, match_move
+from voice.words.phrases import PhraseTable, phrase_table, speakable, spoken_forms
+from voice.words.vocabulary import PIECE_WORDS, Phrase, Vocabulary
 
 if TYPE_CHECKING:
-    from voice.recognizers.adaptation import Sample
+    from voice.speech.recognizers.adaptation import Sample
 
 VOICES: tuple[str, ...] = (
     "de",
@@ -152,7 +152,7 @@ on; ``report`` is what figures are reported from; ``benchmark`` is the earlier d
 
 ACCENTS: tuple[str, ...] = ("ar", "fa")
 """espeak-ng voices of the "accented" condition, each reading the German words as its
-language's FIDE Laws spell them (:func:`voice.phrases.speakable`); they take turns."""
+language's FIDE Laws spell them (:func:`voice.words.phrases.speakable`); they take turns."""
 
 CONDITIONS: tuple[str, ...] = (
     "clean",
@@ -686,7 +686,7 @@ def run(
     settings say, so that the figures are those of the recogniser as shipped. ``learn`` > 0
     instead has every voice first play that many moves of its own with the recogniser as
     shipped, and learns from the moves that would have been played, with the words they were
-    heard as (wrong ones included), as after a game (:mod:`voice.learning`).
+    heard as (wrong ones included), as after a game (:mod:`voice.speech.learning`).
 
     ``frontend`` names a noise suppressor (:data:`benchmarks.frontend.KINDS`) that every decoded
     utterance (moves in every condition, sentences, noise) goes through before the recogniser."""
@@ -966,7 +966,7 @@ def _enrol_voices(
     phrases than the corpus): the path of its adaptation. With ``played_by`` (the recogniser as
     shipped, the settings), only the moves a game would have played are learnt, with the words
     they were heard as; a voice with too little of that gets no adaptation."""
-    from voice.recognizers.adaptation import Sample, TooLittleSpeech, estimate
+    from voice.speech.recognizers.adaptation import Sample, TooLittleSpeech, estimate
 
     how = "playing" if played_by else "enrolling"
     progress(f"{how} {len(voices)} voices with {count} moves each ...")
@@ -1002,10 +1002,10 @@ def _played(
     recognizer: Recognizer,
     settings: Settings,
 ) -> list[Sample]:
-    """What a game keeps of these utterances (:mod:`voice.learning`): a move accepted or
+    """What a game keeps of these utterances (:mod:`voice.speech.learning`): a move accepted or
     asked back is played, right or wrong, with the words it was heard as; from a choice the
     player picks the right move if offered; a rejected one is said again (not simulated)."""
-    from voice.recognizers.adaptation import Sample
+    from voice.speech.recognizers.adaptation import Sample
 
     kept = []
     for sample, item in zip(samples, items, strict=True):
@@ -1025,7 +1025,7 @@ def _played(
 def _warm(recognizer: Recognizer) -> None:
     """Let PocketSphinx's second decoder process start before the clock runs, as it has in a
     game by the time the first move is said."""
-    from voice.recognizers.sphinx import SphinxRecognizer
+    from voice.speech.recognizers.sphinx import SphinxRecognizer
 
     if isinstance(recognizer, SphinxRecognizer):
         recognizer.wait_for_second_decoder()
@@ -1033,7 +1033,7 @@ def _warm(recognizer: Recognizer) -> None:
 
 def _close(recognizer: Recognizer) -> float:
     """Stop a recogniser's second decoder process; its peak memory in MB (0 without one)."""
-    from voice.recognizers.sphinx import SphinxRecognizer
+    from voice.speech.recognizers.sphinx import SphinxRecognizer
 
     if not isinstance(recognizer, SphinxRecognizer):
         return 0.0
@@ -1045,7 +1045,7 @@ def _close(recognizer: Recognizer) -> float:
 def _adapted(
     settings: Settings, vocab: Vocabulary, path: Path, words: Lexicon | None
 ) -> Recognizer:
-    from voice.recognizers.sphinx import SphinxRecognizer
+    from voice.speech.recognizers.sphinx import SphinxRecognizer
 
     return SphinxRecognizer(vocab, nbest=settings.speech.nbest, lexicon=words, adaptation=path)
 
@@ -1070,7 +1070,7 @@ def _recognizer(
         raise RuntimeError(
             "--lexicon only applies to the PocketSphinx recogniser (--backend sphinx)"
         )
-    from voice.recognizers.sphinx import SphinxRecognizer
+    from voice.speech.recognizers.sphinx import SphinxRecognizer
 
     return SphinxRecognizer(vocab, nbest=settings.speech.nbest, lexicon=words)
 

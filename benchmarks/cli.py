@@ -24,9 +24,9 @@ from pathlib import Path
 
 from benchmarks import cli_web
 from voice.config import ConfigError, Settings, load_settings
-from voice.recognizers import RecognizerError
-from voice.recognizers.lexicon import LexiconError
-from voice.vocabulary import Vocabulary
+from voice.speech.recognizers import RecognizerError
+from voice.speech.recognizers.lexicon import LexiconError
+from voice.words.vocabulary import Vocabulary
 
 PROG = "python -m benchmarks"
 HELP = (

@@ -27,8 +27,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from benchmarks.chromium import BrowserUnavailable
     from benchmarks.web import run as bench
     from benchmarks.web import summary
-    from voice.audio import AudioDeviceError
-    from voice.speak import SpeechError
+    from voice.speech.audio import AudioDeviceError
+    from voice.speech.speak import SpeechError
 
     try:
         figures = bench(settings, moves=args.moves, seed=args.seed, audio=args.audio)

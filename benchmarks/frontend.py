@@ -37,7 +37,7 @@ from functools import cache
 
 import numpy as np
 
-from voice.wavio import RATE, resample, to_int16
+from voice.speech.wavio import RATE, resample, to_int16
 
 KINDS: tuple[str, ...] = ("none", "webrtc", "rnnoise", "deepfilter", "speex")
 """The front ends :func:`suppress` knows."""

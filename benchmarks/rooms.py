@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from voice.wavio import RATE, load_for_recognition, to_int16
+from voice.speech.wavio import RATE, load_for_recognition, to_int16
 
 PAD_S = 0.3
 """Silence added before and after every synthesized utterance (espeak-ng's own lead-in and

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from voice.messages import catalogue
+from voice.words.messages import catalogue
 
 Outcome = Literal["clean", "died", "no start", "no end", "failed"]
 START_DEADLINE_S = 60.0

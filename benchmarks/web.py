@@ -6,7 +6,7 @@ of the sighted side on the page, square by square, as a person would. The clock 
 before the second click is sent to the browser, and again at the browser's own timestamp of
 that click (``pointerup``), and stops when the announcement reaches the speech adapter, i.e.
 when the host hands the ``Say`` for the blind player to its subscribers (the journal entry is
-already on disk then). With ``audio``, a real :class:`~voice.speak.Speaker` also says it, and
+already on disk then). With ``audio``, a real :class:`~voice.speech.speak.Speaker` also says it, and
 the time to the first sample leaving for the loudspeaker is measured as well.
 
 Figures are printed, never asserted: this machine's load is not the players' machine's.
@@ -28,12 +28,12 @@ import chess
 
 from benchmarks.chromium import start_chromium
 from voice.config import Settings
-from voice.events import ArbiterAction, BlindSpeech, MoveMade, OutputEvent, Say, Setup
-from voice.phrases import render_move
+from voice.rules.events import ArbiterAction, BlindSpeech, MoveMade, OutputEvent, Say, Setup
 from voice.web.background import BackgroundGame
+from voice.words.phrases import render_move
 
 if TYPE_CHECKING:  # imported where used: only ``--audio`` loads speech
-    from voice.speak import Speaker
+    from voice.speech.speak import Speaker
 
 # Installed into the page by the bench (not part of the page): the browser's time of a click.
 CLICK_PROBE = (
@@ -199,6 +199,6 @@ class _AudioProbe:
 
 
 def _speaker(settings: Settings, figures: Figures) -> _AudioProbe:
-    from voice.speak import Speaker
+    from voice.speech.speak import Speaker
 
     return _AudioProbe(Speaker(settings), figures)

@@ -9,7 +9,7 @@ import string
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from voice.vocabulary import Vocabulary
+from voice.words.vocabulary import Vocabulary
 
 _VOCAB = Vocabulary.default("de")
 # The Appendix D words and the plural piece names of position.* (kept German in every language).

@@ -10,7 +10,7 @@ import pytest
 from pulse import pulse  # noqa: F401 - the session-scoped PulseAudio fixture (tests/pulse.py)
 
 from voice.config import Settings, load_settings
-from voice.vocabulary import Vocabulary
+from voice.words.vocabulary import Vocabulary
 
 
 @pytest.fixture(scope="session")
@@ -21,7 +21,7 @@ def whisper_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     Under pytest-xdist every worker is a session of its own: the workers share the run's
     temporary root, and a file lock lets the first one join the model while the others wait and
     then find it installed."""
-    from voice.models import DEFAULT_WHISPER, ensure_whisper_model
+    from voice.speech.models import DEFAULT_WHISPER, ensure_whisper_model
 
     root = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):

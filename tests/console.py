@@ -20,8 +20,8 @@ from urllib.parse import urlsplit
 import chess
 from websockets.sync.client import ClientConnection, connect
 
-from voice.journal import read_journal
-from voice.session import GameSession
+from voice.game.session import GameSession
+from voice.runtime.journal import read_journal
 
 DEADLINE_S = 60.0
 

@@ -153,7 +153,7 @@ class PulseAudio:
             os.environ.pop(name, None)
         os.environ["PULSE_SERVER"] = self.server
         self._wait_ready()
-        from voice.audio import reinit_portaudio
+        from voice.speech.audio import reinit_portaudio
 
         reinit_portaudio()
         self.warm_up()
@@ -188,7 +188,7 @@ class PulseAudio:
             else:
                 os.environ[name] = value
         try:
-            from voice.audio import reinit_portaudio
+            from voice.speech.audio import reinit_portaudio
 
             reinit_portaudio()
         except Exception:
@@ -200,7 +200,7 @@ class PulseAudio:
         return subprocess.run(["pactl", *args], capture_output=True, text=True, check=True).stdout
 
     def _device(self, pulse_name: str, kind: str) -> Any:
-        from voice.audio import Device, resolve_device
+        from voice.speech.audio import Device, resolve_device
 
         bridge = resolve_device("pulse", kind)  # type: ignore[arg-type]
         return Device(
@@ -214,7 +214,7 @@ class PulseAudio:
 
     class _Recorder:
         def __init__(self, pulse: PulseAudio, source: str, rate: int) -> None:
-            from voice.audio import open_input
+            from voice.speech.audio import open_input
 
             self.recording = Recording(rate=rate)
 
@@ -249,7 +249,7 @@ class PulseAudio:
 
     def play(self, samples: np.ndarray, rate: int, sink: str = "mic_feed") -> tuple[float, float]:
         """Play int16 mono ``samples`` into ``sink`` and wait; return (start, end) monotonic."""
-        from voice.audio import open_output
+        from voice.speech.audio import open_output
 
         data = np.ascontiguousarray(samples, dtype=np.int16)
         position = 0

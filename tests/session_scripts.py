@@ -8,7 +8,7 @@ from typing import Any
 import chess.pgn
 
 from voice.config import Settings
-from voice.simulate import run_script
+from voice.game.simulate import run_script
 
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from speech_cache import cached_file, tool_version
 
-from voice.wavio import load_for_recognition
+from voice.speech.wavio import load_for_recognition
 
 needs_espeak = pytest.mark.skipif(
     shutil.which("espeak-ng") is None or shutil.which("sox") is None,

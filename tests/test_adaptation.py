@@ -11,9 +11,8 @@ import pytest
 from speech_audio import needs_espeak, synthesize
 
 from benchmarks import asr
-from voice.phrases import phrase_table
-from voice.recognizers import RecognizerError, adaptation, sphinx
-from voice.recognizers.adaptation import (
+from voice.speech.recognizers import RecognizerError, adaptation, sphinx
+from voice.speech.recognizers.adaptation import (
     Adaptation,
     AdaptationError,
     Sample,
@@ -22,12 +21,13 @@ from voice.recognizers.adaptation import (
     estimate,
     features,
 )
-from voice.recognizers.grammar import TRAILING_WORDS, position_phrases
-from voice.recognizers.lexicon import Lexicon
-from voice.recognizers.sphinx import SphinxRecognizer
-from voice.recognizers.sphinx_decoder import model_dir
-from voice.vocabulary import Vocabulary
-from voice.wavio import load_for_recognition
+from voice.speech.recognizers.grammar import TRAILING_WORDS, position_phrases
+from voice.speech.recognizers.lexicon import Lexicon
+from voice.speech.recognizers.sphinx import SphinxRecognizer
+from voice.speech.recognizers.sphinx_decoder import model_dir
+from voice.speech.wavio import load_for_recognition
+from voice.words.phrases import phrase_table
+from voice.words.vocabulary import Vocabulary
 
 
 def _transform(scale: float = 1.0) -> Adaptation:

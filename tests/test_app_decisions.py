@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from voice.app_decisions import (
+from voice.config import Settings
+from voice.rules.events import Result, Say
+from voice.rules.timecontrol import TimeControlError
+from voice.wiring.app_decisions import (
     Line,
     Plan,
     QuitGuard,
@@ -13,10 +16,7 @@ from voice.app_decisions import (
     shown,
     with_engine,
 )
-from voice.config import Settings
-from voice.events import Result, Say
-from voice.timecontrol import TimeControlError
-from voice.vocabulary import Vocabulary
+from voice.words.vocabulary import Vocabulary
 
 
 def test_quitting_takes_the_quit_key_twice_in_a_row() -> None:

@@ -15,15 +15,15 @@ import numpy as np
 import pytest
 from pulse import PulseAudio, espeak
 
-from voice import speech_input
 from voice.config import Settings, override
-from voice.events import Setup
-from voice.recognizers.adaptation import Adaptation, default_path
-from voice.session import GameSession
-from voice.speak import Speaker
-from voice.speech_input import SpeechInput
-from voice.utterance import Heard
-from voice.vocabulary import Vocabulary
+from voice.game.session import GameSession
+from voice.rules.events import Setup
+from voice.speech import speech_input
+from voice.speech.recognizers.adaptation import Adaptation, default_path
+from voice.speech.speak import Speaker
+from voice.speech.speech_input import SpeechInput
+from voice.words.utterance import Heard
+from voice.words.vocabulary import Vocabulary
 
 pytestmark = pytest.mark.audio
 
@@ -120,7 +120,7 @@ def test_the_enrolled_voice_is_used_by_the_microphone_and_named_at_start_up(
 def test_a_voice_learnt_during_the_game_is_used_from_the_next_utterance(
     pulse: PulseAudio, settings: Settings, vocab: Vocabulary, tmp_path: Path
 ) -> None:
-    """voice.learning hands over the voice learnt mid-game: the microphone goes on, the next
+    """voice.speech.learning hands over the voice learnt mid-game: the microphone goes on, the next
     utterance is heard with it, and the unadapted recogniser's helper process is stopped."""
     heard: queue.Queue[Heard] = queue.Queue()
     source = SpeechInput(_sphinx(settings), vocab)
@@ -224,7 +224,7 @@ def test_vosk_gets_no_enrolment_hint(
 ) -> None:
     """Enrolment teaches only PocketSphinx: a Vosk player is not sent to it. (No German Vosk
     model can be downloaded here: the small Korean one stands in, knowing only its own words.)"""
-    from voice.recognizers.vosk import VoskRecognizer
+    from voice.speech.recognizers.vosk import VoskRecognizer
 
     assert _KOREAN is not None and _KOREAN.submodule_search_locations
     folder = Path(next(iter(_KOREAN.submodule_search_locations))) / "model"

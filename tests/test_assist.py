@@ -22,8 +22,8 @@ from console import Console, socket_for, state_where
 from pulse import PulseAudio, espeak
 from websockets.sync.client import ClientConnection
 
-from voice.events import ArbiterAction, BlindSpeech
-from voice.journal import read_journal
+from voice.rules.events import ArbiterAction, BlindSpeech
+from voice.runtime.journal import read_journal
 
 
 def test_tournament_board_with_web_opponent_and_arbiter(tmp_path: Path) -> None:

@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 from pulse import PulseAudio, espeak
 
-from voice.audio import (
+from voice.cli import main
+from voice.speech.audio import (
     AudioDeviceError,
     NoInputDeviceError,
     list_devices,
     resolve_device,
 )
-from voice.cli import main
 
 pytestmark = pytest.mark.audio
 

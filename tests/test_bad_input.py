@@ -15,7 +15,7 @@ import pytest
 from console import Console, run_command
 from test_models import LAYOUT, model_zip, nothing_installed
 
-from voice.journal import read_journal
+from voice.runtime.journal import read_journal
 
 pytestmark = pytest.mark.slow  # each test starts the program in a process of its own
 

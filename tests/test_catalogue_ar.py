@@ -1,4 +1,4 @@
-"""The Arabic catalogue (voice/locales/ar.po): the keys and placeholders of the English one,
+"""The Arabic catalogue (voice/words/locales/ar.po): the keys and placeholders of the English one,
 every sentence in Arabic script, vocalised in the order espeak-ng reads.
 
 Latin script may appear only where the blind player hears or says the international words: the
@@ -22,8 +22,8 @@ from catalogue_words import (
     broken_keys,
 )
 
-from voice.messages import catalogue
-from voice.vocabulary import FILLER_WORDS
+from voice.words.messages import catalogue
+from voice.words.vocabulary import FILLER_WORDS
 
 AR = catalogue("ar")
 EN = catalogue("en")

@@ -1,4 +1,4 @@
-"""The Persian catalogue (voice/locales/fa.po): the keys and placeholders of the English one,
+"""The Persian catalogue (voice/words/locales/fa.po): the keys and placeholders of the English one,
 every sentence in Persian script, with Persian letters and the zero-width non-joiner.
 
 Latin script may appear only where the blind player hears or says the international words: the
@@ -20,8 +20,8 @@ from catalogue_words import (
     assert_every_key,
 )
 
-from voice.messages import catalogue, message
-from voice.vocabulary import FILLER_WORDS
+from voice.words.messages import catalogue, message
+from voice.words.vocabulary import FILLER_WORDS
 
 FA = catalogue("fa")
 EN = catalogue("en")
@@ -122,7 +122,7 @@ def test_a_refusal_reads_as_one_persian_sentence() -> None:
 
 
 def test_times_from_spoken_time_fit_the_sentences() -> None:
-    from voice.spoken_time import count_words, duration_words
+    from voice.words.spoken_time import count_words, duration_words
 
     text = message("fa", "clock.warning", time=duration_words(65_000, "fa"))
     assert text == "یک دقیقه و پنج ثانیه وقت مانده است."

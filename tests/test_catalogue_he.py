@@ -1,4 +1,4 @@
-"""The Hebrew catalogue (voice/locales/he.po): the keys and placeholders of the English one,
+"""The Hebrew catalogue (voice/words/locales/he.po): the keys and placeholders of the English one,
 every sentence in Hebrew script and fully pointed the way espeak-ng's ``he`` voice reads it.
 
 Latin script may appear only where the blind player hears or says the international words: the
@@ -31,8 +31,8 @@ from catalogue_words import (
     placeholders,
 )
 
-from voice.messages import catalogue, message
-from voice.vocabulary import FILLER_WORDS
+from voice.words.messages import catalogue, message
+from voice.words.vocabulary import FILLER_WORDS
 
 HE = catalogue("he")
 EN = catalogue("en")
@@ -147,7 +147,7 @@ def test_the_dagesh_stays_before_the_vowel_in_the_file() -> None:
     """Unicode's canonical order puts the dagesh after the vowel point, where espeak-ng spells
     the word out: in the file, and in what the loader returns, it stands right after its
     letter (an editor or a normaliser that reorders it breaks speech, and this test)."""
-    from voice.messages import LOCALES
+    from voice.words.messages import LOCALES
 
     raw = (LOCALES / "he.po").read_text(encoding="utf-8")
     assert DAGESH in raw
@@ -190,7 +190,7 @@ def test_the_appendix_d_words_stand_apart_for_the_respelling() -> None:
 
 
 def test_times_and_counts_from_spoken_time_fit_the_sentences() -> None:
-    from voice.spoken_time import count_words, duration_words
+    from voice.words.spoken_time import count_words, duration_words
 
     text = message("he", "clock.warning", time=duration_words(65_000, "he"))
     assert text == "הַזְמַן שֶנוֹתַר: דקה אחת וחמש שניות."
@@ -207,7 +207,7 @@ def test_times_and_counts_from_spoken_time_fit_the_sentences() -> None:
 
 # Realistic values for the placeholders of the spoken sentences.
 def _spoken_samples() -> dict[str, str]:
-    from voice.spoken_time import count_words, duration_words, number_words
+    from voice.words.spoken_time import count_words, duration_words, number_words
 
     return {
         "time": duration_words(65_000, "he"),
@@ -253,7 +253,7 @@ def _spoken_samples() -> dict[str, str]:
 def test_espeak_reads_every_spoken_sentence_without_spelling_it_out() -> None:
     # espeak-ng -x shows a letter or point it cannot read as "h'i:bru:" (it names the Hebrew
     # letter or the point in English); a sentence with one would be spelt out to the player.
-    from voice.phrases import speakable
+    from voice.words.phrases import speakable
 
     samples = _spoken_samples()
     sentences = {}

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from voice.clock import SIDES, Clock, ClockError, FlagFall, other
-from voice.timecontrol import parse_time_control
+from voice.rules.clock import SIDES, Clock, ClockError, FlagFall, other
+from voice.rules.timecontrol import parse_time_control
 
 S = 1000
 MIN = 60 * S

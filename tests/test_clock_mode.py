@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from voice.clock_mode import ClockSession, describe_control
 from voice.config import Settings, override
-from voice.events import (
+from voice.game.clock_mode import ClockSession, describe_control
+from voice.rules.events import (
     ArbiterAction,
     Ask,
     ClockPress,
@@ -23,7 +23,7 @@ from voice.events import (
     Setup,
     Tick,
 )
-from voice.timecontrol import parse_time_control
+from voice.rules.timecontrol import parse_time_control
 
 S = 1000
 

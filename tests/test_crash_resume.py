@@ -28,12 +28,12 @@ import chess
 import pytest
 
 from voice.config import Settings
-from voice.events import Tick, parse_input, parse_setup
-from voice.journal import read_journal
-from voice.phrases import render_move
-from voice.resume import resume
-from voice.session import GameSession
-from voice.vocabulary import Vocabulary
+from voice.game.session import GameSession
+from voice.rules.events import Tick, parse_input, parse_setup
+from voice.runtime.journal import read_journal
+from voice.runtime.resume import resume
+from voice.words.phrases import render_move
+from voice.words.vocabulary import Vocabulary
 
 # A Ruy Lopez, long enough to be killed anywhere in it.
 GAME = [

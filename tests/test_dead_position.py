@@ -1,7 +1,7 @@
 """Dead positions (5.2.2) and "the opponent cannot checkmate" (6.9): sound, and fast.
 
 The decision must never call a live position dead. The oracle is an exhaustive helpmate search
-(:func:`voice.dead_position.helpmate_search`: every position either side can reach together
+(:func:`voice.rules.dead_position.helpmate_search`: every position either side can reach together
 within a number of plies), which shares nothing with the static proof.
 """
 
@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, assume, event, example, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from voice.dead_position import cannot_checkmate, helpmate_search, is_dead
+from voice.rules.dead_position import cannot_checkmate, helpmate_search, is_dead
 
 LOCKED_WALL = "8/8/8/1k6/p1p1p1p1/P1P1P3/6P1/1K6 w - - 0 1"
 # The wall locked, a dark-squared White bishop in Black's half, two light-squared Black

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from pulse import espeak, noise
 
-from voice.listen import RATE, EndPointer, Utterance
+from voice.speech.listen import RATE, EndPointer, Utterance
 
 MOVE = "Springer Felix drei"
 

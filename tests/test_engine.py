@@ -19,17 +19,8 @@ import chess
 import pytest
 
 from voice.config import Settings, override
-from voice.engine import (
-    LEVELS,
-    Engine,
-    EngineError,
-    EngineOpponent,
-    Manners,
-    find_engine,
-    no_winning_material,
-    strength,
-)
-from voice.events import (
+from voice.game.session import GameSession
+from voice.rules.events import (
     ArbiterAction,
     BlindSpeech,
     KeyPress,
@@ -39,11 +30,20 @@ from voice.events import (
     Say,
     Setup,
 )
-from voice.host import GameHost
-from voice.journal import Journal, read_journal
-from voice.phrases import render_move
-from voice.resume import resume
-from voice.session import GameSession
+from voice.runtime.engine import (
+    LEVELS,
+    Engine,
+    EngineError,
+    EngineOpponent,
+    Manners,
+    find_engine,
+    no_winning_material,
+    strength,
+)
+from voice.runtime.host import GameHost
+from voice.runtime.journal import Journal, read_journal
+from voice.runtime.resume import resume
+from voice.words.phrases import render_move
 
 pytestmark = pytest.mark.skipif(
     not any(Path(p).is_file() for p in ("/usr/games/stockfish", "/usr/bin/stockfish")),

@@ -25,11 +25,11 @@ from speech_audio import needs_espeak, synthesize
 from voice.cli import main
 from voice.cli.enrol import enrolment_phrases, heard_right
 from voice.config import Settings, override
-from voice.learning import RecordingStore
-from voice.phrases import speakable
-from voice.recognizers.adaptation import Adaptation, Sample, default_path
-from voice.recognizers.sphinx import SphinxRecognizer
-from voice.vocabulary import LONG_CASTLING, PIECE_WORDS, SHORT_CASTLING, Vocabulary
+from voice.speech.learning import RecordingStore
+from voice.speech.recognizers.adaptation import Adaptation, Sample, default_path
+from voice.speech.recognizers.sphinx import SphinxRecognizer
+from voice.words.phrases import speakable
+from voice.words.vocabulary import LONG_CASTLING, PIECE_WORDS, SHORT_CASTLING, Vocabulary
 
 VOICE = "de+m7"
 """The voice variant enrolled: one the unadapted recogniser hears worst (README, bench asr)."""

@@ -14,17 +14,17 @@ from session_scripts import run, run_text, says
 from speech_audio import needs_espeak, synthesize
 
 from voice.config import Settings, override
-from voice.events import BlindSpeech, KeyPress, Setup
-from voice.explore import EXPLORE_KEYS, diagonal_between, longer_diagonal, material_words
-from voice.explore_words import EXPLORE_COMMANDS, every_explore_phrase, explore_phrases
-from voice.matcher import Decision, Hypothesis, match_move
-from voice.messages import message
-from voice.phrases import phrase_table
-from voice.recognizers.grammar import position_phrases
-from voice.recognizers.whisper import WhisperRecognizer
-from voice.session import GameSession
-from voice.utterance import read_command
-from voice.vocabulary import Vocabulary
+from voice.game.explore import EXPLORE_KEYS, diagonal_between, longer_diagonal, material_words
+from voice.game.session import GameSession
+from voice.rules.events import BlindSpeech, KeyPress, Setup
+from voice.speech.recognizers.grammar import position_phrases
+from voice.speech.recognizers.whisper import WhisperRecognizer
+from voice.words.explore_words import EXPLORE_COMMANDS, every_explore_phrase, explore_phrases
+from voice.words.matcher import Decision, Hypothesis, match_move
+from voice.words.messages import message
+from voice.words.phrases import phrase_table
+from voice.words.utterance import read_command
+from voice.words.vocabulary import Vocabulary
 
 LANGUAGES = ("de", "en", "ar", "fa", "he")
 
@@ -409,7 +409,7 @@ def test_the_answers_are_in_the_player_s_language(settings: Settings, language: 
 
 
 def _number(n: int, language: str) -> str:
-    from voice.spoken_time import number_words
+    from voice.words.spoken_time import number_words
 
     return number_words(n, language)
 

@@ -18,8 +18,8 @@ from speech_audio import needs_espeak, synthesize
 
 from benchmarks import asr, frontend, rooms
 from voice.config import Settings
-from voice.vocabulary import Vocabulary
-from voice.wavio import RATE
+from voice.speech.wavio import RATE
+from voice.words.vocabulary import Vocabulary
 
 MODULES = {
     "webrtc": "webrtc_noise_gain",

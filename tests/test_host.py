@@ -8,9 +8,9 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from voice.clock_mode import ClockSession
 from voice.config import Settings
-from voice.events import (
+from voice.game.clock_mode import ClockSession
+from voice.rules.events import (
     Ask,
     ClockPress,
     Flag,
@@ -19,8 +19,8 @@ from voice.events import (
     Say,
     Setup,
 )
-from voice.host import GameHost
-from voice.journal import Journal, read_journal
+from voice.runtime.host import GameHost
+from voice.runtime.journal import Journal, read_journal
 
 T = TypeVar("T")
 

@@ -11,7 +11,8 @@ import pytest
 from session_scripts import SCRIPTS
 
 from voice.config import Settings
-from voice.events import (
+from voice.game.session import GameSession
+from voice.rules.events import (
     BlindSpeech,
     InputEvent,
     ScriptError,
@@ -20,9 +21,8 @@ from voice.events import (
     parse_input,
     parse_setup,
 )
-from voice.journal import Journal, parse_journal, read_journal
-from voice.resume import resume, run_journaled
-from voice.session import GameSession
+from voice.runtime.journal import Journal, parse_journal, read_journal
+from voice.runtime.resume import resume, run_journaled
 
 SETUP = Setup(mode="game", blind="white", time_control="300+2", profile="tournament")
 
@@ -203,7 +203,7 @@ def test_journal_files_are_named_by_start_time_and_never_reused(
     from datetime import datetime
 
     from voice.config import override
-    from voice.journal import journal_dir, latest_journal, new_journal_path
+    from voice.runtime.journal import journal_dir, latest_journal, new_journal_path
 
     assert journal_dir(settings).name == "games"  # the user data folder by default
     mine = override(settings, session={"journal_dir": str(tmp_path)})
@@ -222,7 +222,7 @@ def test_journal_files_are_named_by_start_time_and_never_reused(
 def test_a_journal_replayed_by_simulate_gives_the_same_output_as_its_script(
     tmp_path: Path, settings: Settings
 ) -> None:
-    from voice.simulate import run_script
+    from voice.game.simulate import run_script
 
     lines = _script("r912_draw_offers_both_ways")
     path = tmp_path / "j.jsonl"

@@ -28,20 +28,20 @@ from espeak import espeak
 from pulse import PulseAudio, similarity
 from test_clock_pty import Terminal
 
-from voice.app import Output
-from voice.audio import resample
 from voice.cli.clock import request_words
 from voice.config import Settings, override
-from voice.events import BlindSpeech, Say, Setup
-from voice.explore_words import EXPLORE_WORDS
-from voice.journal import read_journal
-from voice.messages import display_text, isolate_latin, message
-from voice.phrases import speakable
-from voice.session import GameSession
-from voice.simulate import run_script
-from voice.speak import Speaker, SpeechEvent, _the_renderer, render
-from voice.vocabulary import NUMBER_WORDS, Vocabulary
+from voice.game.session import GameSession
+from voice.game.simulate import run_script
+from voice.rules.events import BlindSpeech, Say, Setup
+from voice.runtime.journal import read_journal
+from voice.speech.audio import resample
+from voice.speech.speak import Speaker, SpeechEvent, _the_renderer, render
 from voice.web.server import page_texts
+from voice.wiring.app import Output
+from voice.words.explore_words import EXPLORE_WORDS
+from voice.words.messages import display_text, isolate_latin, message
+from voice.words.phrases import speakable
+from voice.words.vocabulary import NUMBER_WORDS, Vocabulary
 
 LANGUAGES = ("de", "en", "ar", "fa", "he")
 
@@ -154,7 +154,7 @@ def game_says(settings: Settings, language: str, commands: str = "de") -> list[s
 def allowed_words(commands: str = "de") -> set[str]:
     """Appendix D words, the command words (with the words inside the requests that explore
     the board, "was steht auf …", as help gives them for examples) and the choice numbers:
-    the same in every language (voice.vocabulary), lower case."""
+    the same in every language (voice.words.vocabulary), lower case."""
     vocab = Vocabulary.default(commands)
     said = {*vocab.command_words(), *EXPLORE_WORDS[commands]}
     return {*vocab.move_words(), *said, *NUMBER_WORDS[commands], *PLURALS}
@@ -244,7 +244,7 @@ def test_every_catalogue_names_command_words_only_by_placeholder(language: str) 
         "app.assist.approve_web": {"yes_word"},
         "clock.listening": {"request_words"},
     }
-    from voice.messages import catalogue
+    from voice.words.messages import catalogue
 
     table = catalogue(language)
     for key, names in keys.items():

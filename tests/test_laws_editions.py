@@ -21,13 +21,13 @@ from session_scripts import (
     says,
 )
 
-from voice.clock_mode import ClockSession
 from voice.config import ConfigError, Settings, load_settings, override
-from voice.events import ScriptError, Setup
-from voice.laws import laws_for
-from voice.resume import resume, run_journaled
-from voice.session import GameSession
-from voice.timecontrol import parse_time_control
+from voice.game.clock_mode import ClockSession
+from voice.game.session import GameSession
+from voice.rules.events import ScriptError, Setup
+from voice.rules.laws import laws_for
+from voice.rules.timecontrol import parse_time_control
+from voice.runtime.resume import resume, run_journaled
 
 BOTH_NEWER = ("2023", "2018")
 

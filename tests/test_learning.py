@@ -13,14 +13,14 @@ import numpy as np
 import pytest
 from speech_audio import needs_espeak, synthesize
 
-from voice import learning
 from voice.cli import main
-from voice.events import MoveMade, Say
-from voice.learning import GameLearner, RecordingStore
-from voice.phrases import spoken_forms
-from voice.recognizers.adaptation import Adaptation, default_path
-from voice.vocabulary import Phrase, Vocabulary
-from voice.wavio import load_for_recognition
+from voice.rules.events import MoveMade, Say
+from voice.speech import learning
+from voice.speech.learning import GameLearner, RecordingStore
+from voice.speech.recognizers.adaptation import Adaptation, default_path
+from voice.speech.wavio import load_for_recognition
+from voice.words.phrases import spoken_forms
+from voice.words.vocabulary import Phrase, Vocabulary
 
 
 def _after(*moves: str) -> chess.Board:

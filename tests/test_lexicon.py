@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from voice.recognizers.g2p import german_phones
-from voice.recognizers.lexicon import PHONES, Lexicon, LexiconError
-from voice.vocabulary import FILLER_WORDS, Vocabulary
+from voice.speech.recognizers.g2p import german_phones
+from voice.speech.recognizers.lexicon import PHONES, Lexicon, LexiconError
+from voice.words.vocabulary import FILLER_WORDS, Vocabulary
 
 
 @pytest.fixture(scope="module")

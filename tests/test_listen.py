@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from pulse import PulseAudio, espeak, noise, similarity
 
-from voice.audio import NoInputDeviceError, resolve_device
 from voice.config import Settings, override
-from voice.listen import RATE, Listener, Utterance, voicing
-from voice.speak import Speaker
+from voice.speech.audio import NoInputDeviceError, resolve_device
+from voice.speech.listen import RATE, Listener, Utterance, voicing
+from voice.speech.speak import Speaker
 
 pytestmark = pytest.mark.audio
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from test_phrases_positions import PROPERTY, position_and_move, positions
 
 from voice.config import MatchingSettings, Settings, load_settings, override
-from voice.matcher import (
+from voice.words.matcher import (
     Decision,
     Hypothesis,
     MatchResult,
@@ -19,8 +19,8 @@ from voice.matcher import (
     sound_distance,
     sounds,
 )
-from voice.phrases import intent_moves, parse_intent, phrase_table, spoken_forms
-from voice.vocabulary import COMMAND_WORDS, Vocabulary
+from voice.words.phrases import intent_moves, parse_intent, phrase_table, spoken_forms
+from voice.words.vocabulary import COMMAND_WORDS, Vocabulary
 
 VOCAB = Vocabulary.default()
 THRESHOLDS: MatchingSettings = load_settings(look_in_user_dir=False).matching

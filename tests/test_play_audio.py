@@ -19,10 +19,10 @@ import pytest
 from console import Console, socket_for, state_where
 from pulse import PulseAudio, espeak
 
-from voice.events import BlindSpeech, SightedMove
-from voice.journal import read_journal
-from voice.learning import RecordingStore
-from voice.phrases import speakable
+from voice.rules.events import BlindSpeech, SightedMove
+from voice.runtime.journal import read_journal
+from voice.speech.learning import RecordingStore
+from voice.words.phrases import speakable
 
 pytestmark = [pytest.mark.audio, pytest.mark.slow]
 

@@ -17,11 +17,11 @@ import pytest
 from console import Console, journal_board
 
 from voice.config import Settings
-from voice.engine import find_engine
-from voice.events import SightedMove
-from voice.journal import read_journal
-from voice.phrases import render_move
-from voice.vocabulary import Vocabulary
+from voice.rules.events import SightedMove
+from voice.runtime.engine import find_engine
+from voice.runtime.journal import read_journal
+from voice.words.phrases import render_move
+from voice.words.vocabulary import Vocabulary
 
 pytestmark = pytest.mark.skipif(
     not any(Path(p).is_file() for p in ("/usr/games/stockfish", "/usr/bin/stockfish")),

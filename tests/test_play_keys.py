@@ -14,8 +14,8 @@ import pytest
 from console import PtyConsole
 from pulse import PulseAudio
 
-from voice.events import KeyPress
-from voice.journal import read_journal
+from voice.rules.events import KeyPress
+from voice.runtime.journal import read_journal
 
 
 def _play(journal: Path) -> PtyConsole:

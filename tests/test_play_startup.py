@@ -41,7 +41,7 @@ def test_without_a_microphone_play_takes_typed_moves_and_says_so(tmp_path: Path)
 def test_laws_chooses_the_edition_said_at_the_start_and_kept_in_the_journal(
     tmp_path: Path,
 ) -> None:
-    from voice.journal import read_journal
+    from voice.runtime.journal import read_journal
 
     journal = tmp_path / "g.jsonl"
     con = Console(

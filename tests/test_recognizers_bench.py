@@ -15,9 +15,9 @@ from speech_audio import needs_espeak
 
 from benchmarks import asr
 from voice.config import Settings
-from voice.matcher import Decision
-from voice.recognizers.adaptation import Adaptation, default_path
-from voice.vocabulary import Vocabulary
+from voice.speech.recognizers.adaptation import Adaptation, default_path
+from voice.words.matcher import Decision
+from voice.words.vocabulary import Vocabulary
 
 pytestmark = pytest.mark.slow  # benchmarks over synthesised corpora
 
@@ -314,9 +314,9 @@ def test_learning_from_play_keeps_what_a_game_would_play_with_the_words_heard(
 ) -> None:
     """--learn: moves accepted, asked back or picked from a choice are learnt with the words
     they were heard as; what a game would reject (small talk) is not."""
-    from voice.phrases import phrase_table
-    from voice.recognizers.adaptation import Sample
-    from voice.recognizers.sphinx import SphinxRecognizer
+    from voice.speech.recognizers.adaptation import Sample
+    from voice.speech.recognizers.sphinx import SphinxRecognizer
+    from voice.words.phrases import phrase_table
 
     moves = asr.make_items(6, vocab, 5, voices=("de",))
     talk = asr.non_chess_items(5, [moves[0].fen], repeats=1, voices=("de",))[:2]
@@ -386,7 +386,7 @@ def test_report_voices_are_german_espeak_variants_used_in_no_other_set() -> None
 def test_accented_moves_are_the_same_moves_said_half_in_arabic_half_in_persian_spelling(
     vocab: Vocabulary,
 ) -> None:
-    from voice.phrases import speakable
+    from voice.words.phrases import speakable
 
     moves = asr.make_items(10, vocab, seed=3)
     accented = asr.accented_items(moves, vocab)

@@ -8,8 +8,7 @@ import chess
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from voice.phrases import phrase_table
-from voice.recognizers.grammar import (
+from voice.speech.recognizers.grammar import (
     WordGraph,
     command_phrases,
     jsgf,
@@ -17,8 +16,9 @@ from voice.recognizers.grammar import (
     word_graph,
     word_list,
 )
-from voice.recognizers.sphinx import SphinxRecognizer
-from voice.vocabulary import Phrase, Vocabulary
+from voice.speech.recognizers.sphinx import SphinxRecognizer
+from voice.words.phrases import phrase_table
+from voice.words.vocabulary import Phrase, Vocabulary
 
 KIWIPETE = "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 

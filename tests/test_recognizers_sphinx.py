@@ -10,11 +10,11 @@ import pytest
 from speech_audio import needs_espeak, synthesize
 
 from voice.config import Settings
-from voice.matcher import Decision, match_move
-from voice.recognizers import RecognizerError, hypotheses, make_recognizer
-from voice.recognizers.grammar import position_phrases
-from voice.recognizers.sphinx import SphinxRecognizer
-from voice.vocabulary import Vocabulary
+from voice.speech.recognizers import RecognizerError, hypotheses, make_recognizer
+from voice.speech.recognizers.grammar import position_phrases
+from voice.speech.recognizers.sphinx import SphinxRecognizer
+from voice.words.matcher import Decision, match_move
+from voice.words.vocabulary import Vocabulary
 
 pytestmark = needs_espeak
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from voice.wavio import WavError, as_pcm16, load_for_recognition, read_wav, resample
+from voice.speech.wavio import WavError, as_pcm16, load_for_recognition, read_wav, resample
 
 
 def _tone(rate: int, seconds: float = 0.5, hz: float = 440.0) -> np.ndarray:

@@ -12,11 +12,10 @@ import pytest
 from speech_audio import needs_espeak, synthesize
 
 from voice.config import Settings, override
-from voice.matcher import Decision, match_move
-from voice.recognizers import hypotheses, make_recognizer
-from voice.recognizers.grammar import position_phrases
-from voice.recognizers.sphinx import SphinxRecognizer
-from voice.recognizers.whisper import (
+from voice.speech.recognizers import hypotheses, make_recognizer
+from voice.speech.recognizers.grammar import position_phrases
+from voice.speech.recognizers.sphinx import SphinxRecognizer
+from voice.speech.recognizers.whisper import (
     CALIBRATION,
     WhisperRecognizer,
     guess_distance,
@@ -27,7 +26,8 @@ from voice.recognizers.whisper import (
     sound_string,
     speech_span,
 )
-from voice.vocabulary import Vocabulary
+from voice.words.matcher import Decision, match_move
+from voice.words.vocabulary import Vocabulary
 
 pytestmark = needs_espeak
 

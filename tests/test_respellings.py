@@ -17,10 +17,10 @@ import pytest
 from catalogue_words import assert_every_key
 from espeak import espeak as _espeak
 
-from voice.phrases import speakable
 from voice.resources import speech_models_dir
-from voice.spoken_time import count_words, duration_words
-from voice.vocabulary import EN_PASSANT, Vocabulary
+from voice.words.phrases import speakable
+from voice.words.spoken_time import count_words, duration_words
+from voice.words.vocabulary import EN_PASSANT, Vocabulary
 
 PATH = speech_models_dir() / "respellings.toml"
 VOICES = ("de", "en", "ar", "fa", "he")

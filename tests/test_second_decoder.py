@@ -17,13 +17,13 @@ import numpy as np
 import pytest
 from speech_audio import needs_espeak, synthesize
 
-from voice.recognizers import Transcript
-from voice.recognizers.grammar import position_phrases
-from voice.recognizers.second_decoder import SecondDecoder
-from voice.recognizers.sphinx import SphinxRecognizer
-from voice.recognizers.sphinx_decoder import padded_utterance
-from voice.vocabulary import Vocabulary
-from voice.wavio import as_pcm16, write_wav
+from voice.speech.recognizers import Transcript
+from voice.speech.recognizers.grammar import position_phrases
+from voice.speech.recognizers.second_decoder import SecondDecoder
+from voice.speech.recognizers.sphinx import SphinxRecognizer
+from voice.speech.recognizers.sphinx_decoder import padded_utterance
+from voice.speech.wavio import as_pcm16, write_wav
+from voice.words.vocabulary import Vocabulary
 
 pytestmark = [needs_espeak, pytest.mark.slow]  # decodes real speech, in a second process too
 
@@ -181,10 +181,10 @@ def test_a_script_without_a_main_guard_gets_the_second_process_and_runs_once(
         textwrap.dedent(
             f"""
             import chess
-            from voice.recognizers.grammar import position_phrases
-            from voice.recognizers.sphinx import SphinxRecognizer
-            from voice.vocabulary import Vocabulary
-            from voice.wavio import load_for_recognition
+            from voice.speech.recognizers.grammar import position_phrases
+            from voice.speech.recognizers.sphinx import SphinxRecognizer
+            from voice.words.vocabulary import Vocabulary
+            from voice.speech.wavio import load_for_recognition
 
             vocab = Vocabulary.default()
             recognizer = SphinxRecognizer(vocab, parallel=True)

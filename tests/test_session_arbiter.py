@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from session_scripts import clock_at, moves, pgn_text, results, run, run_text, says
 
-from voice.arbiter import (
+from voice.config import Settings
+from voice.rules.arbiter import (
     ArbiterError,
     IllegalMove,
     Malformed,
@@ -13,8 +14,7 @@ from voice.arbiter import (
     SetMoves,
     read_action,
 )
-from voice.config import Settings
-from voice.events import ArbiterAction, input_to_json, loads, parse_input
+from voice.rules.events import ArbiterAction, input_to_json, loads, parse_input
 
 
 def test_6_11_player_calls_the_arbiter_and_arbiter_adjusts_clocks_and_counter(
@@ -151,8 +151,8 @@ def test_arbiter_penalty_and_guideline_III_4_increment(settings: Settings) -> No
 def test_every_arbiter_action_is_logged_with_its_reason_even_when_refused(
     settings: Settings,
 ) -> None:
-    from voice.events import ArbiterAction, Setup
-    from voice.session import GameSession
+    from voice.game.session import GameSession
+    from voice.rules.events import ArbiterAction, Setup
 
     game = GameSession(Setup(mode="game", blind="white", time_control="600+5"), settings)
     game.handle(ArbiterAction(1000, "increment", {"seconds": 5, "reason": "III.4"}))

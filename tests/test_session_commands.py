@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from voice.config import Settings
-from voice.events import KeyPress, Say, Setup
-from voice.session import GameSession
+from voice.game.session import GameSession
+from voice.rules.events import KeyPress, Say, Setup
 
 
 def test_every_command_the_vocabulary_knows_is_answered_when_its_key_is_pressed(

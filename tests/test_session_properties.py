@@ -16,7 +16,9 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from voice.config import Settings, load_settings
-from voice.events import (
+from voice.game.session import GameSession, color_of
+from voice.game.session_base import PendingRepeatOrMove
+from voice.rules.events import (
     BlindSpeech,
     InputEvent,
     KeyPress,
@@ -26,10 +28,8 @@ from voice.events import (
     Side,
     SightedMove,
 )
-from voice.phrases import render_move
-from voice.session import GameSession, color_of
-from voice.session_base import PendingRepeatOrMove
-from voice.vocabulary import Vocabulary
+from voice.words.phrases import render_move
+from voice.words.vocabulary import Vocabulary
 
 SETTINGS: Settings = load_settings(look_in_user_dir=False)
 VOCAB = Vocabulary.from_settings(SETTINGS.vocabulary)

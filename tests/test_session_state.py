@@ -7,8 +7,8 @@ import json
 from session_scripts import SCRIPTS, run, run_text, says
 
 from voice.config import Settings, override
-from voice.events import BlindSpeech, KeyPress, Setup, SightedMove, Tick
-from voice.session import GameSession
+from voice.game.session import GameSession
+from voice.rules.events import BlindSpeech, KeyPress, Setup, SightedMove, Tick
 
 
 def _session(settings: Settings, **extra: object) -> GameSession:
@@ -109,7 +109,7 @@ def test_english_commands_and_messages(settings: Settings) -> None:
 def test_setup_errors_name_the_key(settings: Settings) -> None:
     import pytest
 
-    from voice.events import ScriptError
+    from voice.rules.events import ScriptError
 
     bad: list[tuple[dict[str, object], str]] = [
         ({"fen": "not a fen"}, "setup.fen: not a FEN"),

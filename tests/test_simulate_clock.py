@@ -10,8 +10,8 @@ import pytest
 
 from voice.cli import main
 from voice.config import Settings
-from voice.events import ScriptError
-from voice.simulate import run_script
+from voice.game.simulate import run_script
+from voice.rules.events import ScriptError
 
 
 def script(*lines: dict[str, Any], setup: dict[str, Any] | None = None) -> list[str]:

@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 from pulse import PulseAudio, Recording, similarity
 
-from voice import numbers_he
-from voice.audio import resample
 from voice.config import Settings, override
-from voice.earcons import EARCONS, earcon
-from voice.speak import Speaker, SpeechError, SpeechEvent, digits_as_words, render
+from voice.speech.audio import resample
+from voice.speech.earcons import EARCONS, earcon
+from voice.speech.speak import Speaker, SpeechError, SpeechEvent, digits_as_words, render
+from voice.words import numbers_he
 
 MOVE = "Springer Felix drei"
 LONG = (

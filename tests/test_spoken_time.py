@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from voice.spoken_time import count_words, duration_words, number_words
+from voice.words.spoken_time import count_words, duration_words, number_words
 
 S = 1000
 MIN = 60 * S

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from voice.spoken_time import LANGUAGES, Unit, count_words, duration_words, number_words
+from voice.words.spoken_time import LANGUAGES, Unit, count_words, duration_words, number_words
 
 UNITS: tuple[Unit, ...] = ("hour", "minute", "second", "move")
 S = 1000

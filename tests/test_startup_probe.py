@@ -44,7 +44,7 @@ def test_speaking_leaves_no_temporary_files(tmp_path: Path, pulse: PulseAudio) -
     other started the daemon)."""
     code = (
         "from voice.config import load_settings\n"
-        "from voice.speak import render\n"
+        "from voice.speech.speak import render\n"
         "samples, rate = render('Läufer Cesar vier', load_settings(look_in_user_dir=False))\n"
         "assert len(samples) > rate // 2\n"
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from voice.config import Settings
-from voice.timecontrol import Period, TimeControlError, parse_time_control
+from voice.rules.timecontrol import Period, TimeControlError, parse_time_control
 
 
 def test_sudden_death_in_seconds() -> None:

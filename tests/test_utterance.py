@@ -5,8 +5,8 @@ from __future__ import annotations
 import chess
 import pytest
 
-from voice.utterance import Command, read_command
-from voice.vocabulary import Vocabulary
+from voice.words.utterance import Command, read_command
+from voice.words.vocabulary import Vocabulary
 
 DE = Vocabulary.default("de")
 EN = Vocabulary.default("en")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import chess
 import pytest
 
-from voice.vocabulary import Vocabulary
+from voice.words.vocabulary import Vocabulary
 
 
 @pytest.mark.parametrize(

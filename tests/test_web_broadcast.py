@@ -10,7 +10,7 @@ import httpx
 from web_harness import LiveGame, game, live_game
 
 from voice.config import Settings, override
-from voice.events import ArbiterAction
+from voice.rules.events import ArbiterAction
 
 __all__ = ["game"]  # the shared fixture this module uses
 

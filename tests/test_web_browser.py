@@ -19,7 +19,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from web_harness import LiveGame, game, live_game
 
 from voice.config import Settings, override
-from voice.events import ArbiterAction, MoveMade, Result, Say, SightedMove
+from voice.rules.events import ArbiterAction, MoveMade, Result, Say, SightedMove
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 __all__ = ["driver", "game"]  # the shared fixtures this module uses

@@ -12,10 +12,10 @@ import pytest
 from web_harness import live_game
 
 from voice.config import Settings, override
-from voice.messages import catalogue
 from voice.web.protocol import ErrorCode
 from voice.web.run import announce, qr_text
 from voice.web.server import STATIC, direction, lan_address, render_page
+from voice.words.messages import catalogue
 
 PAGES = ("play.html", "arbiter.html", "watch.html")
 LANGUAGES = ("de", "en")

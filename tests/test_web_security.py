@@ -19,7 +19,7 @@ from web_harness import LiveGame, live_game, page_socket, receive, receive_until
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from voice.config import Settings, override
-from voice.events import MoveMade
+from voice.rules.events import MoveMade
 from voice.web.protocol import MAX_MESSAGE_BYTES, RATE_BURST, WS_MAX_BYTES
 
 

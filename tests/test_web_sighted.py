@@ -18,7 +18,7 @@ from web_harness import LiveGame, game, live_game
 from voice.cli import build_parser
 from voice.cli._game import with_options
 from voice.config import Settings, override
-from voice.events import MoveMade
+from voice.rules.events import MoveMade
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 __all__ = ["driver", "game"]  # the shared fixtures this module uses

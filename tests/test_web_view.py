@@ -7,7 +7,7 @@ from pathlib import Path
 from web_harness import LiveGame, live_game
 
 from voice.config import Settings
-from voice.events import ArbiterAction
+from voice.rules.events import ArbiterAction
 from voice.web.pairing import Role
 from voice.web.protocol import View
 from voice.web.view import GameView

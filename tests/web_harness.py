@@ -18,10 +18,10 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from voice.config import Settings
-from voice.events import BlindSpeech, OutputEvent, Setup, SightedMove
-from voice.phrases import render_move
+from voice.rules.events import BlindSpeech, OutputEvent, Setup, SightedMove
 from voice.web.background import BackgroundGame
 from voice.web.server import WebServer
+from voice.words.phrases import render_move
 
 
 class LiveGame(BackgroundGame):

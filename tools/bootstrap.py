@@ -116,11 +116,13 @@ def install_python_packages(extras: str) -> None:
 
 
 def run_tests(pytest_args: list[str]) -> int:
-    """Lint, format check, type check, then the whole test suite; the first failure stops."""
+    """Lint, format check, type check, the layer contract, then the whole test suite; the first
+    failure stops."""
     steps = [
         [venv_bin("ruff"), "check", *CHECKED],
         [venv_bin("ruff"), "format", "--check", *CHECKED],
         [venv_bin("mypy")],
+        [venv_bin("lint-imports")],
         [venv_bin("python"), "-m", "pytest", "-n", "4", "--dist", "loadgroup", *pytest_args],
     ]
     for step in steps:

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from voice.keyboard import NAMED_KEYS, is_key_name
 from voice.resources import config_dir
-from voice.timecontrol import TimeControlError, parse_time_control
+from voice.rules.timecontrol import TimeControlError, parse_time_control
 
 APP_NAME = "voice-chess"
 
@@ -102,7 +102,7 @@ class GameKeys(Section):
     help: list[str] = Field(default=["h"], min_length=1)
     stop: list[str] = Field(default=["space"], min_length=1)
     quit: list[str] = Field(default=["q"], min_length=1)
-    # Exploring the board (voice.explore): a cursor square and requests about it.
+    # Exploring the board (voice.game.explore): a cursor square and requests about it.
     cursor_up: list[str] = Field(default=["up"], min_length=1)
     cursor_down: list[str] = Field(default=["down"], min_length=1)
     cursor_left: list[str] = Field(default=["left"], min_length=1)
@@ -213,7 +213,7 @@ class EngineSettings(Section):
 
 
 class RulesSettings(Section):
-    """Which edition of the FIDE Laws the games follow (voice.laws, docs/laws-editions.md)."""
+    """Which edition of the FIDE Laws the games follow (voice.rules.laws, docs/laws-editions.md)."""
 
     edition: Literal["2023", "2018", "2001"] = "2023"
 

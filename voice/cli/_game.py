@@ -6,10 +6,10 @@ import argparse
 from pathlib import Path
 from typing import TypedDict, Unpack, get_args
 
-from voice.app import App, Mode, Opponent, Plan
 from voice.cli._laws import add_laws_argument
 from voice.cli._values import PORT
 from voice.config import Language, Settings, override
+from voice.wiring.app import App, Mode, Opponent, Plan
 
 LATEST = Path("<latest>")
 """``--resume`` without a file: the most recent journal."""
@@ -104,7 +104,7 @@ def plan_from(
 ) -> Plan:
     resume = args.resume
     if resume == LATEST:
-        from voice.journal import journal_dir, latest_journal
+        from voice.runtime.journal import journal_dir, latest_journal
 
         folder = journal_dir(settings)
         resume = latest_journal(folder) if folder.is_dir() else None
@@ -142,8 +142,8 @@ def run_game(plan: Plan, settings: Settings) -> int:
 
 def default_command(settings: Settings) -> str:
     """``voice-chess`` alone: ``play`` when a microphone exists, else ``demo``; says which."""
-    from voice.audio import AudioDeviceError, resolve_device
-    from voice.messages import display_text, message
+    from voice.speech.audio import AudioDeviceError, resolve_device
+    from voice.words.messages import display_text, message
 
     language = settings.language.blind
     try:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from voice.laws import EDITIONS
+from voice.rules.laws import EDITIONS
 
 
 def add_laws_argument(parser: argparse.ArgumentParser) -> None:
-    """``--laws``: the FIDE Laws edition of this game or clock (voice.laws)."""
+    """``--laws``: the FIDE Laws edition of this game or clock (voice.rules.laws)."""
     parser.add_argument(
         "--laws",
         choices=EDITIONS,

@@ -1,8 +1,9 @@
 """``voice-chess clock``: the talking clock on a terminal keyboard or a USB foot switch.
 
 The only place where real time enters the clock: ``time.monotonic()`` is read here, turned into
-integer milliseconds since start-up and handed to the pure :class:`~voice.clock_mode.ClockSession`
-with every key and with a :class:`~voice.events.Tick` at each wake-up the session asks for.
+integer milliseconds since start-up and handed to the pure
+:class:`~voice.game.clock_mode.ClockSession`
+with every key and with a :class:`~voice.rules.events.Tick` at each wake-up the session asks for.
 Announcements are printed one per line and spoken when a loudspeaker is available.
 """
 
@@ -16,19 +17,19 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, get_args
 
 from voice.cli._laws import add_laws_argument
-from voice.clock_mode import ACTIONS, ClockSession
 from voice.config import ClockKeys, Language, Settings
-from voice.events import Ask, ClockState, InputEvent, KeyPress, OutputEvent, Say, Setup, Tick
+from voice.game.clock_mode import ACTIONS, ClockSession
 from voice.keyboard import KeyReader
-from voice.messages import display_text, message
-from voice.native import NativeLibrary, missing_library, no_speaker_sentence
-from voice.phrases import speakable
-from voice.timecontrol import TimeControlError
-from voice.utterance import Heard
-from voice.vocabulary import Vocabulary
+from voice.rules.events import Ask, ClockState, InputEvent, KeyPress, OutputEvent, Say, Setup, Tick
+from voice.rules.timecontrol import TimeControlError
+from voice.speech.native import NativeLibrary, missing_library, no_speaker_sentence
+from voice.words.messages import display_text, message
+from voice.words.phrases import speakable
+from voice.words.utterance import Heard
+from voice.words.vocabulary import Vocabulary
 
 if TYPE_CHECKING:  # imported where used: the clock starts without loading speech
-    from voice.speak import Speaker
+    from voice.speech.speak import Speaker
 
 NAME = "clock"
 HELP = "talking chess clock: time and move count on request, flag fall at once (FIDE D.2.6.1)"
@@ -84,7 +85,7 @@ class _Announcer:
         self.missing: NativeLibrary | None = None  # a library said to be missing
         if speech:
             try:
-                from voice.speak import Speaker
+                from voice.speech.speak import Speaker
 
                 self._speaker = Speaker(settings, language=language)
             except Exception as error:  # no engine, no device: the terminal still works
@@ -184,8 +185,8 @@ class SpokenRequests:
     WORDS = ("time", "moves", "pause", "stop")
 
     def __init__(self, settings: Settings, speaker: Speaker | None) -> None:
-        from voice.speech_input import SpeechInput
-        from voice.vocabulary import Vocabulary
+        from voice.speech.speech_input import SpeechInput
+        from voice.words.vocabulary import Vocabulary
 
         self.vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
         self.input = SpeechInput(settings, self.vocab, speaker)
@@ -266,7 +267,7 @@ def _listen(
     try:
         spoken = SpokenRequests(settings, announcer.speaker)
     except Exception as error:  # no microphone, no recogniser: the keys still work
-        from voice.audio import NoInputDeviceError
+        from voice.speech.audio import NoInputDeviceError
 
         library = missing_library(error)
         if library is not None:

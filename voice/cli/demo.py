@@ -27,18 +27,26 @@ import chess
 
 from voice.cli._laws import add_laws_argument
 from voice.config import Settings, override
-from voice.events import BlindSpeech, ClockState, MoveMade, OutputEvent, Say, Setup, SightedMove
-from voice.host import GameHost
-from voice.messages import display_text, message
-from voice.phrases import render_move, speakable
-from voice.session import GameSession
-from voice.spoken_time import duration_words
+from voice.game.session import GameSession
+from voice.rules.events import (
+    BlindSpeech,
+    ClockState,
+    MoveMade,
+    OutputEvent,
+    Say,
+    Setup,
+    SightedMove,
+)
+from voice.runtime.host import GameHost
+from voice.words.messages import display_text, message
+from voice.words.phrases import render_move, speakable
+from voice.words.spoken_time import duration_words
 
 if TYPE_CHECKING:  # imported where used: the demo loads audio and speech only when it runs
     import numpy as np
 
-    from voice.recognizers import Transcript
-    from voice.speak import Speaker
+    from voice.speech.recognizers import Transcript
+    from voice.speech.speak import Speaker
 
 NAME = "demo"
 HELP = (
@@ -132,12 +140,12 @@ class Demo:
     # -- parts ----------------------------------------------------------------------------
 
     def open(self) -> None:
-        from voice.speech_input import recognizer_for
+        from voice.speech.speech_input import recognizer_for
 
         self.recognizer = recognizer_for(self.settings, self.session.vocab)
         if self.audio:
             try:
-                from voice.speak import Speaker
+                from voice.speech.speak import Speaker
 
                 self.speaker = Speaker(self.settings, language=self.language)
             except Exception:  # no loudspeaker: render only
@@ -163,8 +171,8 @@ class Demo:
 
     def voice(self, words: str, attempt: int) -> np.ndarray:
         """The words as the text-to-speech engine says them, at 16 kHz for the recogniser."""
-        from voice.audio import resample
-        from voice.speak import render
+        from voice.speech.audio import resample
+        from voice.speech.speak import render
 
         voiced = override(self.settings, speech={"rate": RATES[attempt]})
         language = self.player_language
@@ -176,7 +184,7 @@ class Demo:
 
     def _play(self, speaker: Speaker, samples: np.ndarray, rate: int) -> None:
         """The player's own voice on the loudspeaker (a demo has no microphone to hear it)."""
-        from voice.audio import open_output, resample
+        from voice.speech.audio import open_output, resample
 
         device = speaker.device
         stream_rate = speaker.rate
@@ -272,7 +280,7 @@ class Demo:
 
     def _choosing(self) -> bool:
         """Moves are offered by number: a question the player answers."""
-        from voice.session_base import PendingChoice
+        from voice.game.session_base import PendingChoice
 
         return isinstance(self.session.pending, PendingChoice)
 
@@ -280,7 +288,7 @@ class Demo:
         """The session asked back ("Eva vier?"): the player answers "ja", by voice too; offered
         a choice, they say the number of the move they meant (or, asked for the one word two moves
         differ in, that word)."""
-        from voice.session_base import PendingChoice
+        from voice.game.session_base import PendingChoice
 
         words = self.session.vocab.commands["yes"][0][0]
         pending = self.session.pending
@@ -311,7 +319,7 @@ class Demo:
 
 def _refused(batch: Sequence[OutputEvent]) -> bool:
     """Nothing made and no question asked: the words were not understood or refused."""
-    from voice.events import Refused
+    from voice.rules.events import Refused
 
     if any(isinstance(o, MoveMade) for o in batch):
         return False
@@ -333,7 +341,7 @@ def _clock(ms: int) -> str:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    from voice.native import ESPEAK
+    from voice.speech.native import ESPEAK
 
     demo = Demo(settings, args)
     if not ESPEAK.installed():  # the demo's player speaks through it

@@ -8,12 +8,12 @@ import queue
 import sys
 import time
 
-from voice.audio import AudioDeviceError, PortAudioMissing, list_devices, resolve_device
 from voice.cli._values import number
 from voice.config import Settings
-from voice.messages import message
-from voice.native import ESPEAK, PORTAUDIO
-from voice.phrases import speakable
+from voice.speech.audio import AudioDeviceError, PortAudioMissing, list_devices, resolve_device
+from voice.speech.native import ESPEAK, PORTAUDIO
+from voice.words.messages import message
+from voice.words.phrases import speakable
 
 NAME = "devices"
 HELP = "list audio devices, show which ones the settings choose, test speaker and microphone"
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _test_speaker(settings: Settings) -> int:
-    from voice.speak import Speaker
+    from voice.speech.speak import Speaker
 
     if not ESPEAK.installed():
         print(ESPEAK.sentence(settings.language.blind), file=sys.stderr)
@@ -94,7 +94,7 @@ def _test_speaker(settings: Settings) -> int:
 
 
 def _test_microphone(settings: Settings, seconds: float) -> int:
-    from voice.listen import Listener
+    from voice.speech.listen import Listener
 
     listener = Listener(settings)
     print(f"listening for {seconds:g} s on {listener.device.describe()}: say something")

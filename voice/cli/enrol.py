@@ -10,14 +10,14 @@ Escape) stops; the command words for "repeat" and "stop" ("wiederholen", "Stopp"
 Stopping early saves nothing.
 
 After the last phrase the speaker's transform is estimated
-(:func:`voice.recognizers.adaptation.estimate`) and saved where games look for it
-(:func:`~voice.recognizers.adaptation.default_path`, or ``--output``). The program says how many
-recordings it used and how many of the recorded moves the recogniser heard right before and
+(:func:`voice.speech.recognizers.adaptation.estimate`) and saved where games look for it
+(:func:`~voice.speech.recognizers.adaptation.default_path`, or ``--output``). The program says how
+many recordings it used and how many of the recorded moves the recogniser heard right before and
 after adaptation (those are the enrolment moves themselves, so the figure flatters).
 
 ``--from FILE`` takes recordings made elsewhere instead (JSON lines ``{"wav", "text"}``, paths
 relative to the file, any common WAV format); ``--forget`` deletes the saved voice and the
-recordings kept to learn it again (:mod:`voice.learning`).
+recordings kept to learn it again (:mod:`voice.speech.learning`).
 """
 
 from __future__ import annotations
@@ -36,16 +36,16 @@ import numpy as np
 
 from voice.cli._values import whole_number
 from voice.config import Language, Settings
-from voice.messages import display_text, message
-from voice.phrases import speakable
-from voice.vocabulary import LONG_CASTLING, PIECE_WORDS, SHORT_CASTLING, Phrase, Vocabulary
+from voice.words.messages import display_text, message
+from voice.words.phrases import speakable
+from voice.words.vocabulary import LONG_CASTLING, PIECE_WORDS, SHORT_CASTLING, Phrase, Vocabulary
 
 if TYPE_CHECKING:  # imported where used: enrol must start without loading the recogniser
-    from voice.game_keys import GameKeyInput
-    from voice.recognizers import Recognizer
-    from voice.recognizers.adaptation import Sample
-    from voice.recognizers.sphinx import SphinxRecognizer
-    from voice.speak import Speaker
+    from voice.runtime.game_keys import GameKeyInput
+    from voice.speech.recognizers import Recognizer
+    from voice.speech.recognizers.adaptation import Sample
+    from voice.speech.recognizers.sphinx import SphinxRecognizer
+    from voice.speech.speak import Speaker
 
 NAME = "enrol"
 HELP = (
@@ -167,11 +167,11 @@ class _Voice:
         self.speaker: Speaker | None = None
         if speech:
             try:
-                from voice.speak import Speaker
+                from voice.speech.speak import Speaker
 
                 self.speaker = Speaker(settings, language=language)
             except Exception as error:  # no engine, no device: the terminal still works
-                from voice.native import no_speaker_sentence
+                from voice.speech.native import no_speaker_sentence
 
                 text = no_speaker_sentence(error, language)
                 print(display_text(text, language), file=sys.stderr, flush=True)
@@ -214,10 +214,10 @@ class RecordingsError(ValueError):
 
 def read_recordings(path: Path, vocab: Vocabulary) -> list[Sample]:
     """The samples a ``--from`` file lists (``Sample``s of
-    :mod:`voice.recognizers.adaptation`): 16 kHz audio and the text as canonical tokens."""
+    :mod:`voice.speech.recognizers.adaptation`): 16 kHz audio and the text as canonical tokens."""
     from voice.cli._input import text_lines
-    from voice.recognizers.adaptation import Sample
-    from voice.wavio import WavError, load_for_recognition
+    from voice.speech.recognizers.adaptation import Sample
+    from voice.speech.wavio import WavError, load_for_recognition
 
     try:
         lines = list(text_lines(str(path)))
@@ -272,7 +272,7 @@ class _Session:
         recognizer: SphinxRecognizer,
         phrases: Sequence[Phrase],
     ) -> None:
-        from voice.listen import Listener
+        from voice.speech.listen import Listener
 
         self.vocab = vocab
         self.voice = voice
@@ -290,7 +290,7 @@ class _Session:
 
     def run(self, stdin_is_terminal: bool, fd: int) -> list[Sample]:
         """The samples recorded, one per phrase; raises :class:`_Stopped`."""
-        from voice.recognizers.adaptation import Sample
+        from voice.speech.recognizers.adaptation import Sample
 
         self.voice.say(
             "enrol.intro",
@@ -299,7 +299,7 @@ class _Session:
             stop_word=self._word("stop"),
         )
         if stdin_is_terminal:
-            from voice.game_keys import GameKeyInput
+            from voice.runtime.game_keys import GameKeyInput
 
             self._key_input = GameKeyInput(fd)
             self._key_input.start(self.keys.put, lambda: self.keys.put("escape"))
@@ -365,7 +365,7 @@ class _Session:
     def _command(self, audio: np.ndarray, phrase: Phrase) -> str | None:
         """ "Stopp" or "wiederholen" instead of the phrase? (Anything else is taken as the
         phrase: estimation leaves out what cannot be matched to its words.)"""
-        from voice.listen import RATE
+        from voice.speech.listen import RATE
 
         self.recognizer.set_context({phrase, *self.stop_phrases, *self.repeat_phrases})
         transcript = self.recognizer.recognize(audio, RATE, alternatives=False)
@@ -402,7 +402,7 @@ def heard_right(
     recognizer: Recognizer, samples: Sequence[Sample], context: Sequence[Phrase], vocab: Vocabulary
 ) -> int:
     """How many ``samples`` the recogniser hears as their own phrase among ``context``."""
-    from voice.listen import RATE
+    from voice.speech.listen import RATE
 
     recognizer.set_context(set(context))
     right = 0
@@ -421,8 +421,8 @@ def learn(
     recognizer: Recognizer | None = None,
 ) -> int:
     """Estimate the voice from ``samples``, save it, say what came of it; the exit status."""
-    from voice.recognizers.adaptation import AdaptationError, TooLittleSpeech, estimate
-    from voice.recognizers.sphinx import SphinxRecognizer
+    from voice.speech.recognizers.adaptation import AdaptationError, TooLittleSpeech, estimate
+    from voice.speech.recognizers.sphinx import SphinxRecognizer
 
     voice.say("enrol.learning")
     try:
@@ -455,9 +455,9 @@ def learn(
 
 
 def _keep_for_games(samples: Sequence[Sample]) -> None:
-    """Keep the enrolment recordings with those of games (:mod:`voice.learning`): learning
+    """Keep the enrolment recordings with those of games (:mod:`voice.speech.learning`): learning
     from games later starts from them instead of losing them."""
-    from voice.learning import RecordingStore
+    from voice.speech.learning import RecordingStore
 
     store = RecordingStore()
     try:
@@ -468,8 +468,8 @@ def _keep_for_games(samples: Sequence[Sample]) -> None:
 
 
 def forget(output: Path, voice: _Voice) -> int:
-    from voice.learning import RecordingStore
-    from voice.recognizers.adaptation import Adaptation
+    from voice.speech.learning import RecordingStore
+    from voice.speech.recognizers.adaptation import Adaptation
 
     store = RecordingStore()
     try:
@@ -492,7 +492,7 @@ def forget(output: Path, voice: _Voice) -> int:
 
 def _setting_note(settings: Settings, output: Path) -> str | None:
     """Why a game would not use the voice saved at ``output``, if it would not."""
-    from voice.recognizers.adaptation import default_path
+    from voice.speech.recognizers.adaptation import default_path
 
     setting = settings.speech.adaptation
     if setting == "off":
@@ -507,7 +507,7 @@ def _setting_note(settings: Settings, output: Path) -> str | None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    from voice.recognizers.adaptation import default_path
+    from voice.speech.recognizers.adaptation import default_path
 
     language = args.language or settings.language.blind
     output = (args.output or default_path()).expanduser()
@@ -559,10 +559,10 @@ def _record(
     settings: Settings, vocab: Vocabulary, voice: _Voice, phrases: Sequence[Phrase]
 ) -> tuple[list[Sample], SphinxRecognizer] | int:
     """The interactive part: the samples and the recogniser used, or the exit status."""
-    from voice.audio import AudioDeviceError, NoInputDeviceError
-    from voice.native import missing_library
-    from voice.recognizers import RecognizerError
-    from voice.recognizers.sphinx import SphinxRecognizer
+    from voice.speech.audio import AudioDeviceError, NoInputDeviceError
+    from voice.speech.native import missing_library
+    from voice.speech.recognizers import RecognizerError
+    from voice.speech.recognizers.sphinx import SphinxRecognizer
 
     try:
         recognizer = SphinxRecognizer(vocab)

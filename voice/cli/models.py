@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from voice import models
 from voice.config import Settings
+from voice.speech import models
 
 NAME = "models"
 HELP = (

@@ -24,9 +24,9 @@ import chess
 from voice.cli._input import board_from_fen, input_lines
 from voice.cli._values import number, whole_number
 from voice.config import MatchingSettings, Settings
-from voice.matcher import Decision, Hypothesis, MatchResult, match_move, sound_distance
-from voice.phrases import phrase_table, render_move
-from voice.vocabulary import PIECE_WORDS, Vocabulary
+from voice.words.matcher import Decision, Hypothesis, MatchResult, match_move, sound_distance
+from voice.words.phrases import phrase_table, render_move
+from voice.words.vocabulary import PIECE_WORDS, Vocabulary
 
 
 class CandidateJson(TypedDict):
@@ -218,7 +218,7 @@ def benchmark(count: int, vocab: Vocabulary, thresholds: MatchingSettings) -> st
     """Cold phrase-table build per position; then, for every fifth legal move, its canonical
     words exactly, with one word confused with the nearest-sounding word of its kind, and with
     one word dropped: how long matching takes and how each case ends. Returns the report."""
-    from voice import phrases
+    from voice.words import phrases
 
     rng = random.Random(7)
     confusions = _confusions(vocab)

@@ -22,11 +22,11 @@ import chess
 from voice.cli._input import board_from_fen, input_lines
 from voice.cli.parse import MatchJson, result_json
 from voice.config import Settings
-from voice.matcher import match_move
-from voice.recognizers import Recognizer, RecognizerError, hypotheses, make_recognizer
-from voice.recognizers.grammar import position_phrases
-from voice.vocabulary import Vocabulary
-from voice.wavio import RATE, WavError, load_for_recognition
+from voice.speech.recognizers import Recognizer, RecognizerError, hypotheses, make_recognizer
+from voice.speech.recognizers.grammar import position_phrases
+from voice.speech.wavio import RATE, WavError, load_for_recognition
+from voice.words.matcher import match_move
+from voice.words.vocabulary import Vocabulary
 
 NAME = "recognize"
 HELP = "recognise a WAV recording of a spoken move in a position and print the decision as JSON"

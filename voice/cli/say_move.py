@@ -8,8 +8,8 @@ import sys
 import chess
 
 from voice.config import Settings
-from voice.phrases import render_move, speakable, spoken_forms
-from voice.vocabulary import Vocabulary
+from voice.words.phrases import render_move, speakable, spoken_forms
+from voice.words.vocabulary import Vocabulary
 
 NAME = "say-move"
 HELP = "print the spoken form (Appendix D words) of a move given in UCI or SAN"

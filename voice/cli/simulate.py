@@ -9,9 +9,9 @@ from pathlib import Path
 
 from voice.cli._input import text_lines
 from voice.config import Settings
-from voice.events import ScriptError
-from voice.resume import run_journaled
-from voice.simulate import run_script
+from voice.game.simulate import run_script
+from voice.rules.events import ScriptError
+from voice.runtime.resume import run_journaled
 
 NAME = "simulate"
 HELP = "replay a script of timestamped events (game or talking clock) and print the outputs"

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from voice.config import Settings
-from voice.events import InputEvent, OutputEvent, Setup
-from voice.host import GameHost, Subscriber
-from voice.journal import Journal
-from voice.session import GameSession
+from voice.game.session import GameSession
+from voice.rules.events import InputEvent, OutputEvent, Setup
+from voice.runtime.host import GameHost, Subscriber
+from voice.runtime.journal import Journal
 from voice.web.pairing import Role, Secrets
 from voice.web.server import WebServer
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from starlette.websockets import WebSocket
 
-from voice.events import OutputEvent, Refused, Say
+from voice.rules.events import OutputEvent, Refused, Say
 from voice.web.pairing import Role
 from voice.web.protocol import (
     ErrorCode,

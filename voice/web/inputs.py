@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from voice.events import ArbiterAction, InputEvent, KeyPress, SightedMove
+from voice.rules.events import ArbiterAction, InputEvent, KeyPress, SightedMove
 from voice.web.protocol import (
     ARBITER_MESSAGES,
     CallArbiterIn,

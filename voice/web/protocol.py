@@ -336,7 +336,7 @@ class View(Message):
     legal_san: dict[str, str] | None = None  # each legal move as a chess player writes it
     self_check: list[str] | None = None  # moves refused only because the own king is left in check
     profile: str | None = None
-    laws: str | None = None  # the FIDE Laws edition (voice.laws)
+    laws: str | None = None  # the FIDE Laws edition (voice.rules.laws)
     time_control: str | None = None
     penalty_ms: int | None = None  # the penalty time of this game (2 min, 1 in rapid and blitz)
     illegal_attempts: dict[Side, int] | None = None

@@ -13,12 +13,12 @@ from typing import TextIO
 
 import qrcode
 
-from voice.approval import SetupApproval
 from voice.config import Settings
-from voice.host import GameHost
-from voice.messages import message
+from voice.rules.approval import SetupApproval
+from voice.runtime.host import GameHost
 from voice.web.pairing import secrets_for_game
 from voice.web.server import WebServer, lan_address, page_language
+from voice.words.messages import message
 
 
 def qr_text(url: str) -> str:

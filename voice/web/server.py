@@ -6,7 +6,7 @@ else is answered with HTTP 403. Each accepted message is validated (:mod:`voice.
 turned into one input event (:mod:`voice.web.inputs`) and submitted to the host, which journals
 it before the session sees it; the session's outputs come back through :class:`Hub`. The one
 message that is no input event is the arbiter's approval of a tournament board's set-up: it
-answers the program's question (:mod:`voice.approval`), which the terminal asks as well.
+answers the program's question (:mod:`voice.rules.approval`), which the terminal asks as well.
 """
 
 from __future__ import annotations
@@ -34,10 +34,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as AsgiEvent
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from voice.approval import SetupApproval
 from voice.config import Settings
-from voice.host import GameHost
-from voice.messages import FALLBACK, catalogue, display_text, languages, message
+from voice.rules.approval import SetupApproval
+from voice.runtime.host import GameHost
 from voice.web import inputs
 from voice.web.hub import CLOSE_FULL, Client, Hub
 from voice.web.logs import route_server_logs
@@ -51,6 +50,7 @@ from voice.web.protocol import (
     parse,
 )
 from voice.web.view import GameView
+from voice.words.messages import FALLBACK, catalogue, display_text, languages, message
 
 log = logging.getLogger(__name__)
 

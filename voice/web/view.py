@@ -18,13 +18,12 @@ from typing import Any
 
 import chess
 
-from voice.approval import SetupApproval
-from voice.clock_mode import describe_control
 from voice.config import Settings
-from voice.events import Say, Side
-from voice.host import GameHost
-from voice.messages import RIGHT_TO_LEFT, display_text, isolate_latin, message
-from voice.session import GameSession, side_of
+from voice.game.clock_mode import describe_control
+from voice.game.session import GameSession, side_of
+from voice.rules.approval import SetupApproval
+from voice.rules.events import Say, Side
+from voice.runtime.host import GameHost
 from voice.web.pairing import Role
 from voice.web.protocol import (
     ApprovalView,
@@ -34,6 +33,7 @@ from voice.web.protocol import (
     ProtocolError,
     View,
 )
+from voice.words.messages import RIGHT_TO_LEFT, display_text, isolate_latin, message
 
 SIDES: tuple[Side, Side] = ("white", "black")
 
@@ -226,7 +226,7 @@ class GameView:
     def _reason(self, result: dict[str, Any], language: str) -> str:
         code = result["reason"]
         worded = self.session.laws.wording(f"reason.{code}")
-        if worded != f"reason.{code}":  # the 2001 Laws say it their own way (voice.laws)
+        if worded != f"reason.{code}":  # the 2001 Laws say it their own way (voice.rules.laws)
             text = self._text(f"game.{worded}", code, language)
             return text[:1].upper() + text[1:]
         return self._text(

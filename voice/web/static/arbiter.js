@@ -111,7 +111,7 @@
   form("form-penalty", (d) => ({ type: d.get("type"), side: d.get("side") }),
     (m) => t(`web.arbiter.confirm_${m.type}`, { side: t(`web.side.${m.side}`) }),
     // Penalty time given by mistake is taken off again. A wrong claim is not offered: under
-    // some editions of the Laws it also costs the claimant time (voice.laws).
+    // some editions of the Laws it also costs the claimant time (voice.rules.laws).
     (m) => (m.type === "penalty"
       ? { type: "add_time", side: m.side, seconds: -view.penalty_ms / 1000 } : null));
   form("form-increment", (d) => ({ type: "increment", seconds: Number(d.get("seconds")) }),

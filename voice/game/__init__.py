@@ -1,0 +1,1 @@
+"""Game: pure and replayable; the Appendix D session, scoresheet and talking clock."""

@@ -1,0 +1,433 @@
+"""The talking clock (Appendix D.2.6.1): a chess clock that says the time and the move count.
+
+Pure: events in, events out, no audio, threads or wall clock. The terminal adapter
+(``voice/cli/clock.py``) turns keys into :class:`~voice.rules.events.KeyPress` events carrying the
+*action* ("press", "time", "moves", "pause", "help", "quit"), asks :meth:`ClockSession.
+next_wakeup_ms` when time alone will cause output and sends a :class:`~voice.rules.events.Tick`
+then;
+``voice-chess simulate`` feeds scripts through the same methods. Spoken requests ("Zeit", "Uhr",
+"Züge", "Pause") arrive as :class:`~voice.rules.events.Ask` or :class:`~voice.rules.events.Pause`
+events.
+
+What is said, and when (docs/rules.md §2 and §6.4):
+
+- both times and the move count only on request (D.2.10.4);
+- a flag fall at once, at its own instant, in every profile: the assistant claims it (D.2.10.5);
+  with no board the clock cannot apply 6.9, so it says that the time is up, not who won; the
+  second flag names the first (Guideline III.3.1), or, in rapid play under the 2001 Laws (B.8),
+  says that the game is drawn;
+- low-time warnings for the blind player's own clock in the home profile only, at each
+  configured threshold, never in the tournament profile;
+- confirmations of the user's own actions (start, pause, resume, quit, help mode).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from voice.config import Settings
+from voice.rules.arbiter import MAX_SECONDS as MAX_ARBITER_SECONDS
+from voice.rules.clock import SIDES, Clock, ClockError, FlagFall, Side
+from voice.rules.events import (
+    ArbiterAction,
+    Ask,
+    ClockPress,
+    ClockState,
+    Flag,
+    InputEvent,
+    KeyPress,
+    OutputEvent,
+    Pause,
+    Resume,
+    Say,
+    ScriptError,
+    Setup,
+    Tick,
+    to_ms,
+)
+from voice.rules.laws import EditionError, laws_for
+from voice.rules.timecontrol import Period, TimeControl, parse_time_control
+from voice.words.messages import message
+from voice.words.spoken_time import count_words, duration_words
+
+ACTIONS = ("press", "time", "moves", "pause", "help", "quit")
+
+
+@dataclass(frozen=True)
+class _Request:
+    """One input reduced to what the clock should do."""
+
+    action: str
+    side: Side | None = None
+
+
+class ClockSession:
+    """The talking clock's state machine around a :class:`~voice.rules.clock.Clock`.
+
+    ``start_ms`` starts White's clock at that instant (scripts start at 0, as 6.6 says);
+    ``None`` waits for the first press, so a player can set up the board first.
+    """
+
+    def __init__(self, setup: Setup, settings: Settings, *, start_ms: int | None = 0) -> None:
+        self.control: TimeControl = parse_time_control(
+            setup.time_control or settings.clock.time_control, settings.clock.presets
+        )
+        try:
+            self.laws = laws_for(setup.laws or settings.rules.edition)
+        except EditionError as error:
+            raise ScriptError(str(error)) from None
+        self.clock = Clock(self.control, penalty_ms=self.laws.penalty_ms(self.control))
+        self.blind: Side = setup.blind
+        self.profile = setup.profile
+        self.language = setup.language or settings.language.blind
+        self.keys = settings.clock.keys
+        self.help_mode = False
+        self.finished = False
+        self._quit_pending = False
+        self._now = 0
+        self._warn = self.profile == "home" and settings.clock.warn_low_time
+        self._thresholds_ms = sorted({s * 1000 for s in settings.clock.low_time_warnings})
+        self._armed: set[int] = set()
+        if start_ms is not None:
+            self.clock.start(start_ms)
+            self._now = start_ms
+        self._rearm()
+
+    # -- the Core protocol --------------------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> list[OutputEvent]:
+        """Apply one event at its instant; return what to say plus the clock state."""
+        t = event.t_ms
+        if t < self._now:
+            raise ScriptError(f"time went backwards: {t} ms after {self._now} ms")
+        self._now = t
+        out = self._time_passed(t)
+        request = self._request(event)
+        if request is not None:
+            out += self._act(request, event)
+        out += self._time_passed(t)  # an arbiter may have set a clock to zero
+        out.append(self.state(t))
+        return out
+
+    def next_wakeup_ms(self) -> int | None:
+        """The next flag fall or low-time warning if nobody acts; ``None`` if none is due."""
+        flag_at = self.clock.next_event_ms(self._now)
+        if flag_at is None:
+            return None
+        instants = [flag_at]
+        if self._warn and self.clock.running == self.blind:
+            instants += [flag_at - threshold for threshold in self._armed]
+        return min(instants)
+
+    # -- what to say without being asked ------------------------------------------------------
+
+    def welcome(self, t_ms: int) -> list[OutputEvent]:
+        """The first announcement of the interactive clock: the control and how to start."""
+        text = message(
+            self.language,
+            "clock.ready",
+            control=describe_control(self.control, self.language),
+            press_keys=self._key_words("press"),
+            help_key=self._key_words("help"),
+        )
+        laws = message(
+            self.language, f"app.laws.{self.laws.appendix.lower()}", edition=self.laws.edition
+        )
+        return [Say(t_ms, f"{text} {laws}.")]
+
+    def state(self, t_ms: int) -> ClockState:
+        """Both displays; ``moves`` is the number of moves White completed (the move number)."""
+        running = None if self.clock.paused else self.clock.running
+        return ClockState(
+            t_ms,
+            white_ms=self.clock.remaining_ms("white", t_ms),
+            black_ms=self.clock.remaining_ms("black", t_ms),
+            running=running,
+            moves=self.clock.moves_completed("white"),
+        )
+
+    def _time_passed(self, t: int) -> list[OutputEvent]:
+        out: list[OutputEvent] = []
+        for fall in self.clock.check_flags(t):
+            out += self._flag_fell(fall)
+        out += self._warnings(t)
+        return out
+
+    def _flag_fell(self, fall: FlagFall) -> list[OutputEvent]:
+        side = self._side_word(fall.side)
+        flags = self.clock.flags
+        opponent_first = [
+            f
+            for f in flags[: flags.index(fall)]
+            if f.side != fall.side and self.clock.is_down(f.side)
+        ]
+        if opponent_first and self.laws.flag_needs_claim(self.control):
+            # 2001 B.8: in rapid play both flags down is a draw, whichever fell first.
+            text = message(self.language, "clock.flag_both_draw", side=side)
+        elif opponent_first:  # Guideline III.3.1: the order of the flags is known, so say it
+            first = self._side_word(opponent_first[0].side)
+            text = message(self.language, "clock.flag_second", side=side, first=first)
+        else:
+            text = message(self.language, "clock.flag", side=side)
+        required = self.control.control_after(fall.period_index)
+        if fall.moves_required_met:
+            text += " " + message(self.language, "clock.flag_moves_met")
+        elif required is not None:  # 6.4: were the period's moves completed?
+            text += " " + message(
+                self.language,
+                "clock.flag_moves",
+                done=count_words(self.clock.moves_completed(fall.side), "move", self.language),
+                required=count_words(required, "move", self.language),
+            )
+        return [Flag(fall.t_ms, fall.side), Say(fall.t_ms, text)]
+
+    def _warnings(self, t: int) -> list[OutputEvent]:
+        if not self._warn or self.clock.running != self.blind or self.clock.is_down(self.blind):
+            return []
+        left = self.clock.remaining_ms(self.blind, t)
+        crossed = sorted(threshold for threshold in self._armed if left <= threshold)
+        if not crossed:
+            return []
+        self._armed -= set(crossed)
+        time = duration_words(crossed[0], self.language)
+        return [Say(t, message(self.language, "clock.warning", time=time))]
+
+    def _rearm(self) -> None:
+        """Warn again for thresholds below the blind player's time after time was given."""
+        left = self.clock.remaining_ms(self.blind, self._now)
+        self._armed = {threshold for threshold in self._thresholds_ms if threshold < left}
+
+    # -- requests -------------------------------------------------------------------------------
+
+    def _request(self, event: InputEvent) -> _Request | None:
+        match event:
+            case KeyPress(key=key):
+                return _Request(key)
+            case ClockPress(side=side):
+                return _Request("press", side)
+            case Ask(what=what):
+                return _Request(what)
+            case Pause():
+                return _Request("pause_on")
+            case Resume():
+                return _Request("pause_off")
+            case Tick():
+                return None
+            case ArbiterAction():
+                return _Request("arbiter")
+        return _Request("unknown")
+
+    def _act(self, request: _Request, event: InputEvent) -> list[OutputEvent]:
+        t = event.t_ms
+        action = request.action
+        if self.help_mode and isinstance(event, KeyPress) and action != "help":
+            return [Say(t, self._describe_key(action))]
+        if self._quit_pending and action != "quit":
+            self._quit_pending = False
+        match action:
+            case "press":
+                return self._press(t, request.side)
+            case "time":
+                return [Say(t, self._time_report(t))]
+            case "moves":
+                return [Say(t, self._moves_report())]
+            case "pause":
+                return self._pause(t, on=not self.clock.paused)
+            case "pause_on" | "pause_off":
+                return self._pause(t, on=action == "pause_on")
+            case "help":
+                return self._toggle_help(t)
+            case "quit":
+                return self._quit(t)
+            case "arbiter":
+                assert isinstance(event, ArbiterAction)
+                return self._arbiter(event)
+            case "none":
+                return []
+        return [Say(t, message(self.language, "not_understood"))]
+
+    def _press(self, t: int, side: Side | None) -> list[OutputEvent]:
+        if not self.clock.started:
+            # 6.6: whoever presses first, it is White's clock that starts.
+            self.clock.start(t)
+            self._rearm()
+            return [Say(t, message(self.language, "clock.started"))]
+        if side is not None and side != self.clock.running:
+            return []  # a stopped side's button does nothing, as on a real clock
+        if self.clock.paused:
+            return [Say(t, message(self.language, "clock.is_paused"))]
+        presser = self.clock.running
+        period = self.clock.period_index(self.blind)
+        self.clock.press(t)
+        if presser == self.blind and self.clock.period_index(self.blind) != period:
+            self._rearm()  # a new period's time was added
+        return []
+
+    def _pause(self, t: int, *, on: bool) -> list[OutputEvent]:
+        if not self.clock.started:
+            return [Say(t, message(self.language, "clock.not_started"))]
+        if on == self.clock.paused:
+            key = "clock.is_paused" if on else "clock.resumed"
+            return [Say(t, message(self.language, key))]
+        if on:
+            self.clock.pause(t)
+            return [Say(t, message(self.language, "clock.paused"))]
+        self.clock.resume(t)
+        return [Say(t, message(self.language, "clock.resumed"))]
+
+    def _toggle_help(self, t: int) -> list[OutputEvent]:
+        self.help_mode = not self.help_mode
+        if self.help_mode:
+            text = message(self.language, "clock.help_on", keys=self._key_words("help"))
+        else:
+            text = message(self.language, "clock.help_off")
+        return [Say(t, text)]
+
+    def _quit(self, t: int) -> list[OutputEvent]:
+        if self._quit_pending:
+            self.finished = True
+            return [Say(t, message(self.language, "clock.quit"))]
+        self._quit_pending = True
+        text = message(self.language, "clock.quit_confirm", keys=self._key_words("quit"))
+        return [Say(t, text)]
+
+    def _arbiter(self, event: ArbiterAction) -> list[OutputEvent]:
+        """Arbiter corrections from a script or the arbiter's page (6.10.2, 7.1, 7.5.5)."""
+        t, params = event.t_ms, event.params
+        if event.action == "increment":  # Guideline III.4: 5 s for both, from the next move
+            seconds = _param_number(params, "seconds")
+            try:
+                self.clock.introduce_increment(to_ms(seconds), t)
+            except ClockError as error:
+                raise ScriptError(str(error)) from None
+            time = duration_words(to_ms(seconds), self.language)
+            return [Say(t, message(self.language, "clock.arbiter_increment", time=time))]
+        side = _param_side(params, event.action)
+        try:
+            match event.action:
+                case "add_time":
+                    self.clock.add_time(side, to_ms(_param_number(params, "seconds")), t)
+                case "set_time":
+                    self.clock.set_time(side, to_ms(_param_number(params, "seconds")), t)
+                case "penalty":
+                    self.clock.apply_penalty(side, t)
+                case "set_moves":
+                    moves = int(_param_number(params, "moves"))
+                    self.clock.set_moves(side, moves)
+                    text = message(
+                        self.language,
+                        "clock.arbiter_moves",
+                        side=self._side_word(side),
+                        moves=count_words(moves, "move", self.language),
+                    )
+                    return [Say(t, text)]
+                case _:
+                    raise ScriptError(
+                        f"unknown arbiter action {event.action!r} in clock mode "
+                        "(add_time, set_time, set_moves, penalty, increment)"
+                    )
+        except ClockError as error:
+            raise ScriptError(str(error)) from None
+        self._rearm()
+        time = duration_words(self.clock.remaining_ms(side, t), self.language)
+        text = message(self.language, "clock.arbiter_time", side=self._side_word(side), time=time)
+        return [Say(t, text)]
+
+    # -- words ----------------------------------------------------------------------------------
+
+    def _time_report(self, t: int) -> str:
+        """D.2.10.4: both players' time and the number of moves completed."""
+        text = message(
+            self.language,
+            "clock.time",
+            white_side=self._side_word("white"),
+            white=duration_words(self.clock.remaining_ms("white", t), self.language),
+            black_side=self._side_word("black"),
+            black=duration_words(self.clock.remaining_ms("black", t), self.language),
+        )
+        text += " " + self._moves_report()
+        if not self.clock.started:
+            text += " " + message(self.language, "clock.not_started")
+        elif self.clock.paused:
+            text += " " + message(self.language, "clock.is_paused")
+        return text
+
+    def _moves_report(self) -> str:
+        """The blind player's completed moves and, in a period with a move count, those left."""
+        done = self.clock.moves_completed(self.blind)
+        text = message(self.language, "clock.moves", moves=count_words(done, "move", self.language))
+        left = self.clock.moves_to_control(self.blind)
+        if left is not None:
+            moves = count_words(left, "move", self.language)
+            text += " " + message(self.language, "clock.to_control", moves=moves)
+        return text
+
+    def _side_word(self, side: Side) -> str:
+        return message(self.language, f"clock.{side}")
+
+    def _key_words(self, action: str) -> str:
+        keys: list[str] = getattr(self.keys, action)
+        return message(self.language, "clock.or").join(self._key_name(key) for key in keys)
+
+    def _key_name(self, key: str) -> str:
+        if key in ("space", "enter"):
+            return message(self.language, f"clock.key.{key}")
+        return key.upper() if len(key) == 1 else key
+
+    def _describe_key(self, action: str) -> str:
+        if action not in ACTIONS:
+            return message(self.language, "clock.no_function")
+        return message(
+            self.language,
+            "clock.help_key",
+            keys=self._key_words(action),
+            action=message(self.language, f"clock.action.{action}"),
+        )
+
+
+def describe_control(control: TimeControl, language: str) -> str:
+    """A time control in words: "fünfzehn Minuten für die ganze Partie, plus zehn Sekunden …"."""
+    only = len(control.periods) == 1
+    parts = [_describe_period(period, language, only=only) for period in control.periods]
+    return message(language, "clock.then").join(parts)
+
+
+def _describe_period(period: Period, language: str, *, only: bool) -> str:
+    time = duration_words(period.base_ms, language)
+    if period.moves is not None:
+        moves = count_words(period.moves, "move", language)
+        text = message(language, "clock.period_moves", time=time, moves=moves)
+    else:
+        text = message(language, "clock.period_all" if only else "clock.period_rest", time=time)
+    if period.increment_ms:
+        inc = duration_words(period.increment_ms, language)
+        text = message(language, "clock.increment", period=text, time=inc)
+    if period.delay_ms:
+        delay = duration_words(period.delay_ms, language)
+        text = message(language, "clock.delay", period=text, time=delay)
+    return text
+
+
+def _param_side(params: dict[str, Any], action: str) -> Side:
+    side = params.get("side")
+    if side not in SIDES:
+        raise ScriptError(f"arbiter {action}: 'side' must be 'white' or 'black', not {side!r}")
+    result: Side = side
+    return result
+
+
+def _param_number(params: dict[str, Any], name: str) -> float:
+    """A non-negative number up to the bound the game's arbiter actions have (ten hours of
+    seconds): beyond it no time could be said aloud."""
+    value = params.get(name)
+    if (
+        not isinstance(value, int | float)
+        or isinstance(value, bool)
+        or not 0 <= value <= MAX_ARBITER_SECONDS
+    ):
+        raise ScriptError(
+            f"arbiter action needs a non-negative number {name!r} up to "
+            f"{MAX_ARBITER_SECONDS}, not {value!r}"
+        )
+    return float(value)

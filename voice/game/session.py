@@ -1,0 +1,1048 @@
+"""The game session: the Appendix D protocol as a pure, event-driven state machine.
+
+Timestamped inputs come in (what the blind player said, the sighted player's move, keys, arbiter
+actions, time passing); announcements, moves, clock states, refusals and the result go out. No
+audio, threads, wall clock or files in here: the host, ``simulate`` and the tests feed the same
+events, and replaying a journal reproduces the game exactly.
+
+The rules that shape it (docs/rules.md; FIDE Laws 2023, Appendix D):
+
+- A voice move is *made* when the program accepts it (after "ja" when it asked back), and only
+  then does the opponent's clock start (D.2.3, D.2.4, §6.1). With a correction window, the move
+  is announced at once but made when the window ends; "Korrektur"/"zurück" inside it takes the
+  slip of the tongue back and leaves no trace on the board or the clock (D.2.8).
+- What cannot be a move is never made: the program says why in one sentence and waits; in the
+  tournament profile the attempt is logged for the arbiter and counted (§6.5).
+- The sighted player's move is made and completed in one action (§6.2) and announced to the blind
+  player in Appendix D words; the blind player's clock starts.
+- Information is given on request only (D.2.10.4); low-time warnings in the home profile only.
+- Game end: checkmate, stalemate, dead position, fivefold repetition and the 75-move rule at
+  once; threefold repetition and the 50-move rule by claim; agreement; resignation; flag fall
+  with the 6.9 draw; arbiter decisions.
+
+This module is the blind player's protocol and the sighted player's moves; the shared state is
+in :mod:`voice.game.session_base`. The session owns its other parts and calls them by name: draws
+and resignation (:class:`voice.game.session_draws.Draws`), the arbiter's actions
+(:class:`voice.game.session_arbiter.ArbiterDesk`), the answers to requests
+(:class:`voice.game.session_requests.Requests`, with :class:`voice.game.explore.Explorer`); a table
+maps each command of the blind player to its handler.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import chess
+
+from voice.config import Settings
+from voice.game import announcements as ann
+from voice.game.explore import EXPLORE_KEYS, Explorer
+from voice.game.session_arbiter import ArbiterDesk
+from voice.game.session_base import (
+    LogEntry,
+    Outputs,
+    PendingChoice,
+    PendingConfirm,
+    PendingCorrection,
+    PendingPromotion,
+    PendingRepeatOrMove,
+    PendingResign,
+    SessionBase,
+    _setup_flag,
+    color_of,
+    game_message,
+    side_of,
+)
+from voice.game.session_draws import Draws
+from voice.game.session_requests import Requests
+from voice.rules.clock import SIDES, other
+from voice.rules.events import (
+    ArbiterAction,
+    Ask,
+    BlindSpeech,
+    ClockPress,
+    Flag,
+    InputEvent,
+    KeyPress,
+    OutputEvent,
+    Pause,
+    Refused,
+    Resume,
+    Say,
+    Setup,
+    Side,
+    SightedMove,
+    Tick,
+    to_seconds,
+)
+from voice.words.explore_words import EXPLORE_COMMANDS, EXPLORE_WORDS, explore_phrases
+from voice.words.matcher import Decision, Hypothesis, MatchResult, match_move, rank_phrases
+from voice.words.phrases import MoveIntent, Refusal, explain_refusal, phrase_table, render_move
+from voice.words.spoken_time import duration_words
+from voice.words.utterance import Command, command_table, read_command
+from voice.words.vocabulary import Phrase
+
+__all__ = [
+    "SIGHTED_KEYS",
+    "WHERE_ARTICLES",
+    "GameSession",
+    "color_of",
+    "one_word_difference",
+    "side_of",
+]
+
+# Refusal reasons that are not an attempt at an illegal move (the words were too vague).
+_NOT_AN_ATTEMPT = frozenset({"say_whole_move", "several_can_reach", "which_piece", "game_over"})
+
+# Commands that only ask for information: harmless when misheard, and still useful after the end.
+_REQUESTS = frozenset(
+    {
+        "time",
+        "moves",
+        "repeat",
+        "last_move",
+        "last_moves",
+        "position",
+        "where",
+        "whose_turn",
+        "scoresheet",
+        "help",
+        "stop",
+        *EXPLORE_COMMANDS,
+        *EXPLORE_KEYS,
+    }
+)
+# Commands listed by "Hilfe" in the normal state, in this order.
+_HELP_COMMANDS = (
+    "time",
+    "moves",
+    "repeat",
+    "last_move",
+    "position",
+    "where",
+    "whose_turn",
+    "scoresheet",
+    "draw",
+    "resign",
+    "arbiter",
+    "touched",
+    "help",
+)
+
+# The pieces a pawn may become (3.7.5), in the order the 2001 promotion question names them.
+_PROMOTION_PIECES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
+
+# Commands that answer a question or take a move back: listened for only while one is open.
+_ANSWERS = frozenset({"yes", "no", "correction", "repetition", "my_move"})
+
+# "wo ist der Springer", "wo sind die Bauern": the piece words with the article one says.
+WHERE_ARTICLES = {
+    "könig": "der",
+    "dame": "die",
+    "turm": "der",
+    "läufer": "der",
+    "springer": "der",
+    "bauer": "der",
+    "könige": "die",
+    "damen": "die",
+    "türme": "die",
+    "bauern": "die",
+}
+_WHERE_PIECES = tuple(WHERE_ARTICLES)
+
+# Keys the sighted side's page (or keyboard) sends; the blind side's keys are command ids.
+SIGHTED_KEYS = (
+    "sighted:draw_offer",
+    "sighted:draw_accept",
+    "sighted:draw_decline",
+    "sighted:draw_claim",
+    "sighted:flag_claim",
+    "sighted:resign",
+    "sighted:arbiter",
+)
+
+
+# -- the session --------------------------------------------------------------------------------
+
+
+class GameSession(SessionBase):
+    """One game between a blind and a sighted player (or an engine on the sighted side)."""
+
+    def __init__(self, setup: Setup, settings: Settings) -> None:
+        super().__init__(setup, settings)
+        # Exploring the board (voice.game.explore): the arbiter's rule for descriptions, the cursor.
+        describe = _setup_flag(setup.extra, "describe_board", settings.session.describe_board)
+        self.explorer = Explorer(self.blind, self.profile, describe)
+        # The parts of the protocol that act on this game: draws, claims and resignation
+        # (Articles 5, 9), the arbiter's actions (6.10, 6.11, 7.5, D.2.9), requests (D.2.10.4).
+        self.draws = Draws(self)
+        self.arbiter = ArbiterDesk(self)
+        self.requests = Requests(self, self.explorer)
+        # What each command of the blind player does (voice.words.utterance names the commands).
+        self._commands: dict[str, Callable[[Command, int, Outputs], None]] = {
+            "yes": self._cmd_yes,
+            "no": self._cmd_no,
+            "repetition": self._cmd_repetition,
+            "my_move": self._cmd_my_move,
+            "choice": self._cmd_choice,
+            "correction": self._cmd_correction,
+            "time": self.requests.time,
+            "moves": self.requests.moves,
+            "repeat": self.requests.repeat,
+            "last_move": self.requests.last_move,
+            "last_moves": self.requests.last_moves,
+            "position": self.requests.position,
+            "where": self.requests.where,
+            "whose_turn": self.requests.whose_turn,
+            "scoresheet": self.requests.scoresheet,
+            "help": self._cmd_help,
+            "stop": self._cmd_stop,
+            "pause": self._cmd_pause,
+            "arbiter": self._cmd_arbiter,
+            "touched": self._cmd_touched,
+            "draw": self._cmd_draw,
+            "resign": self._cmd_resign,
+        }
+
+    # -- the Core protocol ------------------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> list[OutputEvent]:
+        """Apply one input at its instant; return everything it causes, in order."""
+        out = Outputs()
+        t = max(event.t_ms, self.now)
+        self._advance(t, out)
+        self.now = t
+        match event:
+            case BlindSpeech():
+                self._on_speech(event, t, out)
+            case SightedMove():
+                self._on_sighted_move(event.move, t, out)
+            case KeyPress():
+                self._on_key(event.key, t, out)
+            case Ask():
+                self._on_key(event.what, t, out)
+            case ArbiterAction():
+                self.arbiter.act(event, t, out)
+            case Pause():
+                self.arbiter.act(ArbiterAction(t, "pause"), t, out)
+            case Resume():
+                self.arbiter.act(ArbiterAction(t, "resume"), t, out)
+            case ClockPress():
+                self.tell(out, t, "key.press_not_needed")
+            case Tick():
+                pass
+        self._advance(t, out)  # an arbiter may have set the running clock to zero
+        out.add(self.clock_state(t))
+        return out.events
+
+    def next_wakeup_ms(self) -> int | None:
+        """When time alone will cause something: a flag, a window's end, a low-time warning."""
+        if self.result is not None:
+            return None
+        instants = [
+            t
+            for t in (self._window_end(), self._flag_instant(), self._warning_instant())
+            if t is not None
+        ]
+        return min(instants) if instants else None
+
+    def finish(self) -> list[dict[str, Any]]:
+        """The last line of ``simulate``: the scoresheet as PGN."""
+        return [{"pgn": self.pgn()}]
+
+    def pgn(self) -> str:
+        return self.sheet.pgn()
+
+    # -- replay and resume ----------------------------------------------------------------
+
+    @classmethod
+    def replay(cls, setup: Setup, events: Iterable[InputEvent], settings: Settings) -> GameSession:
+        """The session after ``events``, silently (the outputs were heard before the crash)."""
+        session = cls(setup, settings)
+        for event in events:
+            session.handle(event)
+        return session
+
+    def resume_announcement(self) -> list[OutputEvent]:
+        """ "Partie fortgesetzt": whose turn, both clocks, the last move of each side, and what
+        is still open.
+
+        The last moves are said every time: a crash between the journal's write of a move and
+        its announcement (the engine's reply, the opponent's move on the web board) leaves a
+        move made that nobody heard, and the players need the position's last words anyway.
+        """
+        t = self.now
+        out = Outputs()
+        if self.result is not None:
+            for to, language in self.audiences():  # the result in each player's language
+                text = game_message(
+                    language, "resume.over", result=self.result_words(self.result, language)
+                )
+                self.emit(out, Say(t, text, to))
+            out.add(self.clock_state(t))
+            return out.events
+        turn = side_of(self.board.turn)
+        for to, language in self.audiences():
+            text = game_message(
+                language,
+                "resume.game",
+                side=ann.side_name(turn, language),
+                white=duration_words(self.clock.remaining_ms("white", t), language),
+                black=duration_words(self.clock.remaining_ms("black", t), language),
+            )
+            self.emit(out, Say(t, text, to))
+        if self.sheet.entries:
+            for to, language in self.audiences():
+                moves = self.sheet.spoken_lines(language, list(self.sheet.entries[-2:]))
+                self.emit(out, Say(t, game_message(language, "resume.last", moves=moves), to))
+        if self.pending is not None:
+            self.tell(out, t, "resume.pending", question=self._pending_question())
+        if self.offer is not None:
+            self.say_all(out, t, "resume.offer", by=self.offer.by)
+        out.add(self.clock_state(t))
+        return out.events
+
+    def _pending_question(self) -> str:
+        match self.pending:
+            case PendingConfirm(spoken=spoken):
+                return game_message(self.language, "confirm.question", move=spoken)
+            case PendingChoice(difference=(_, _)):
+                return self._difference_question()
+            case PendingChoice(spoken=spoken_list):
+                return game_message(
+                    self.language, "choose.question", options=self._options(spoken_list)
+                )
+            case PendingCorrection(spoken=spoken):
+                return spoken
+            case PendingResign():
+                return game_message(self.language, "resign.question", **self.command_words)
+            case PendingRepeatOrMove():
+                return game_message(self.language, "repeat_or_move.question", **self.command_words)
+            case PendingPromotion():
+                return game_message(self.language, "promotion.question", **self._promotion_words())
+        return ""
+
+    # -- state for the web board and the arbiter's panel ------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """A JSON-ready snapshot of everything a page needs to draw the game."""
+        t = self.now
+        pending: dict[str, Any] | None = None
+        match self.pending:
+            case PendingConfirm(move=move, spoken=spoken):
+                pending = {"kind": "confirm", "move": move.uci(), "spoken": spoken}
+            case PendingChoice(moves=moves, spoken=spoken_list, difference=difference):
+                pending = {
+                    "kind": "choose",
+                    "moves": [m.uci() for m in moves],
+                    "spoken": list(spoken_list),
+                }
+                if difference is not None:
+                    pending["difference"] = list(difference)
+            case PendingCorrection(move=move, spoken=spoken, ends_ms=ends):
+                pending = {
+                    "kind": "correction",
+                    "move": move.uci(),
+                    "spoken": spoken,
+                    "until": to_seconds(ends),
+                }
+            case PendingResign():
+                pending = {"kind": "resign"}
+            case PendingRepeatOrMove(move=move, spoken=spoken):
+                pending = {"kind": "repeat_or_move", "move": move.uci(), "spoken": spoken}
+            case PendingPromotion(moves=moves, spoken=spoken):
+                pending = {"kind": "promotion", "moves": [m.uci() for m in moves], "spoken": spoken}
+        return {
+            "t": to_seconds(t),
+            "fen": self.board.fen(),
+            "start_fen": self.start_fen,
+            "turn": side_of(self.board.turn),
+            "blind": self.blind,
+            "sighted": self.sighted,
+            "profile": self.profile,
+            "laws": self.laws.edition,
+            "language": self.language,
+            "time_control": self.control.text,
+            "moves": [
+                {
+                    "ply": e.ply,
+                    "number": e.fullmove,
+                    "by": e.by,
+                    "uci": e.uci,
+                    "san": e.san,
+                    "spoken": e.spoken,
+                    "clock": to_seconds(e.clock_ms),
+                    "t": to_seconds(e.t_ms),
+                    "draw_offer": e.ply in self.sheet.offers,
+                }
+                for e in self.sheet.entries
+            ],
+            "clock": {
+                "white": to_seconds(self.clock.remaining_ms("white", t)),
+                "black": to_seconds(self.clock.remaining_ms("black", t)),
+                "running": self._running(),
+                "paused": self.clock.paused,
+                "moves": {side: self.clock.moves_completed(side) for side in SIDES},
+                "to_control": {side: self.clock.moves_to_control(side) for side in SIDES},
+            },
+            "check": self.board.is_check(),
+            "pending": pending,
+            "draw_offer": None if self.offer is None else {"by": self.offer.by},
+            "illegal_attempts": dict(self.attempts),
+            "illegal_moves": dict(self.illegal_moves),
+            "wrong_claims": dict(self.wrong_claims),
+            "result": None
+            if self.result is None
+            else {"result": self.result.result, "reason": self.result.reason},
+            "log": [entry.as_json() for entry in self.log],
+            "last_announcement": self.last_said,
+            "next_wakeup": None
+            if self.next_wakeup_ms() is None
+            else to_seconds(self.next_wakeup_ms() or 0),
+        }
+
+    def phrases_now(self) -> frozenset[Phrase]:
+        """Every phrase worth listening for now, as canonical words (the recogniser's grammar):
+        command phrases, numbers while candidates are offered, the legal moves on the blind
+        player's turn, and the opponent's last move while it may be repeated back."""
+        phrases: set[Phrase] = set()
+        asked = self.pending is not None or (
+            self.offer is not None and self.offer.by == self.sighted
+        )
+        for name, command_phrases in self.vocab.commands.items():
+            # Answers and take-backs only while there is something to answer or take back: a
+            # request misheard as "zurück" or "ja" must not find them in the grammar.
+            if name in _ANSWERS and not asked:
+                continue
+            if name in EXPLORE_COMMANDS:
+                continue  # listened for whole, with their squares (explore_phrases below)
+            phrases.update(command_phrases)
+        for where in self.vocab.commands.get("where", ()):
+            for word in _WHERE_PIECES:
+                phrases.add((*where, word))
+                phrases.add((*where, WHERE_ARTICLES[word], word))
+        phrases.update(explore_phrases(self.board, self.vocab))
+        if isinstance(self.pending, PendingChoice):
+            if self._numbers_choose():
+                count = len(self.pending.moves)
+                phrases.update((word,) for word in self.vocab.number_words[:count])
+            phrases.update((word,) for word in self.pending.difference or ())
+        if isinstance(self.pending, PendingPromotion):
+            phrases.update((self.vocab.piece_word(piece),) for piece in _PROMOTION_PIECES)
+        if self.result is None and self.board.turn == color_of(self.blind):
+            phrases.update(phrase_table(self.board, self.vocab).with_check_words())
+        if self.expect_repeat is not None:
+            before = self._board_before_last()
+            phrases.update(phrase_table(before, self.vocab).with_check_words(self.expect_repeat))
+        return frozenset(phrases)
+
+    def words_now(self) -> frozenset[str]:
+        """The words worth listening for now (the recogniser's grammar, docs/architecture.md)."""
+        words = set(self.vocab.command_words()) | EXPLORE_WORDS[self.vocab.command_set]
+        if isinstance(self.pending, PendingChoice):
+            if self._numbers_choose():
+                words.update(self.vocab.number_words[: len(self.pending.moves)])
+            words.update(self.pending.difference or ())
+        if self.result is None and self.board.turn == color_of(self.blind):
+            words.update(phrase_table(self.board, self.vocab).words())
+        if self.expect_repeat is not None:
+            before = self._board_before_last()
+            words.update(phrase_table(before, self.vocab).words())
+        return frozenset(words)
+
+    # -- time passing -----------------------------------------------------------------------
+
+    def _advance(self, t: int, out: Outputs) -> None:
+        """Let what time alone causes happen, each at its own instant, up to ``t``."""
+        while self.result is None:
+            due = [
+                (instant, rank)
+                for rank, instant in enumerate(
+                    (self._flag_instant(), self._window_end(), self._warning_instant())
+                )
+                if instant is not None and instant <= t
+            ]
+            if not due:
+                return
+            instant, rank = min(due)
+            instant = max(instant, self.now)
+            self.now = instant
+            if rank == 0:
+                for flag in self.clock.check_flags(instant):
+                    self._on_flag(flag.side, flag.t_ms, flag.moves_required_met, out)
+            elif rank == 1:
+                self._close_window(instant, out)
+            else:
+                self._low_time_warning(instant, out)
+
+    def _window_end(self) -> int | None:
+        return self.pending.ends_ms if isinstance(self.pending, PendingCorrection) else None
+
+    def _flag_instant(self) -> int | None:
+        if self.result is not None:
+            return None
+        return self.clock.next_event_ms(self.now)
+
+    def _warning_instant(self) -> int | None:
+        if not self.warn_low_time or self.result is not None:
+            return None
+        if self.clock.running != self.blind or self.clock.paused:
+            return None
+        left = self.clock.remaining_ms(self.blind, self.now)
+        pending = [ms for ms in self._thresholds_ms if ms not in self._warned]
+        if not pending or left <= 0:
+            return None
+        below = [ms for ms in pending if left <= ms]
+        if below:
+            return self.now
+        return self.now + left - max(pending)
+
+    def _low_time_warning(self, t: int, out: Outputs) -> None:
+        left = self.clock.remaining_ms(self.blind, t)
+        crossed = [ms for ms in self._thresholds_ms if ms not in self._warned and left <= ms]
+        if not crossed:
+            return  # delay mode: the main time had not started to run yet
+        self._warned.update(crossed)
+        self.tell(out, t, "time.low", time=duration_words(left, self.language))
+
+    def _on_flag(self, side: Side, t: int, control_met: bool, out: Outputs) -> None:
+        out.add(Flag(t, side))
+        if control_met:
+            # 6.4: the counter shows the period's moves completed, so the flag does not lose.
+            self.say_all(out, t, "flag.control_met", side=side)
+            return
+        if self.laws.flag_needs_claim(self.control):
+            if self.clock.is_down(other(side)):
+                # 2001 B.8: both flags have fallen, so the game is drawn.
+                self.say_all(out, t, "flag.both_fallen")
+                self.end_game(t, "1/2-1/2", "both_flags", out)
+                return
+            if side == self.blind:
+                # 2001 B.6: nobody calls the flag; it counts when the opponent claims it. The
+                # blind player's assistant claims the opponent's flag at once (F.2.9.e).
+                self.log.append(LogEntry(t, "flag_not_called", side))
+                self.to_arbiter(out, t, "arbiter.flag_not_called", side=side)
+                return
+        self.flag_result(side, t, out)
+
+    # -- the blind player's words -----------------------------------------------------------
+
+    def _on_speech(self, event: BlindSpeech, t: int, out: Outputs) -> None:
+        floor = self.settings.matching.min_confidence
+        heard = [
+            Hypothesis(self.vocab.normalize(text), confidence)
+            for text, confidence in event.nbest
+            if confidence >= floor
+        ]
+        heard = [h for h in heard if h.words]
+        if not heard:
+            self.tell(out, t, "not_understood")
+            return
+        picked = self._picked_by_difference(heard[0].words)
+        if picked is not None:
+            self._accept(picked, t, out)
+            return
+        numbers = self._numbers_choose()
+        command = read_command(heard[0].words, self.vocab, numbers=numbers)
+        if command is not None:
+            self._command(command, t, out)
+            return
+        if self.result is not None:
+            self.tell(out, t, "game.over", result=self.result_words(self.result))
+            return
+        if isinstance(self.pending, PendingCorrection):
+            self.tell(out, t, "correction.move_pending", move=self.pending.spoken)
+            return
+        if self.clock.paused:
+            fuzzy = self._fuzzy_command(heard, numbers)
+            if fuzzy is not None:
+                self._command(fuzzy, t, out)
+            else:
+                self.tell(out, t, "paused")
+            return
+        if self.board.turn != color_of(self.blind):
+            fuzzy = self._fuzzy_command(heard, numbers)
+            if fuzzy is not None:
+                self._command(fuzzy, t, out)
+            else:
+                self.tell(out, t, "turn.not_yours")
+            return
+        answer = self._promotion_answer(heard)
+        if answer is not None:
+            self._propose(answer, t, out)
+            return
+        result = match_move(self.board, heard, self.vocab, self.settings.matching)
+        if self._repeat_back(heard, result, t, out):
+            return
+        if result.decision == Decision.ACCEPT and result.move is not None:
+            self._propose(result.move, t, out)
+            return
+        fuzzy = self._fuzzy_command(heard, numbers, below=self._best_cost(result))
+        if fuzzy is not None:
+            self._command(fuzzy, t, out)
+            return
+        if not self._ask_promotion(heard[0].words, result, t, out):
+            self._undecided(result, t, out)
+
+    def _ask_promotion(self, words: Phrase, result: MatchResult, t: int, out: Outputs) -> bool:
+        """2001 (F.2.1 asks no announcement of the piece): "Eva acht" is asked about, not
+        refused; each piece word added must name exactly one legal move."""
+        refusal = result.refusal
+        if self.laws.promotion_must_be_announced or refusal is None:
+            return False
+        if refusal.reason != "which_piece":
+            return False
+        moves = []
+        for piece in _PROMOTION_PIECES:
+            said = [Hypothesis((*words, self.vocab.piece_word(piece)))]
+            found = match_move(self.board, said, self.vocab, self.settings.matching)
+            if found.decision != Decision.ACCEPT or found.move is None:
+                return False
+            moves.append(found.move)
+        self.pending = PendingPromotion(tuple(moves), self.vocab.display(words))
+        self.tell(out, t, "promotion.question", **self._promotion_words())
+        return True
+
+    def _promotion_words(self) -> dict[str, str]:
+        assert isinstance(self.pending, PendingPromotion)
+        names = ("queen", "rook", "bishop", "knight")
+        pieces = {
+            name: self.vocab.display((self.vocab.piece_word(piece),))
+            for name, piece in zip(names, _PROMOTION_PIECES, strict=True)
+        }
+        return {"move": self.pending.spoken, **pieces}
+
+    def _promotion_answer(self, heard: Sequence[Hypothesis]) -> chess.Move | None:
+        """The piece word that answers the 2001 promotion question, as the move it makes."""
+        if not isinstance(self.pending, PendingPromotion):
+            return None
+        for hypothesis in heard:
+            for move in self.pending.moves:
+                assert move.promotion is not None
+                if hypothesis.words == (self.vocab.piece_word(move.promotion),):
+                    return move
+        return None
+
+    def _best_cost(self, result: MatchResult) -> float:
+        return result.candidates[0].cost if result.candidates else float("inf")
+
+    def _fuzzy_command(
+        self, heard: Sequence[Hypothesis], numbers: bool, below: float = float("inf")
+    ) -> Command | None:
+        """A request word heard slightly wrong ("Zeid" for "Zeit"), if it fits better than any
+        move. Only requests: a word that changes the game (ja, nein, Remis, Aufgabe, Korrektur)
+        must be heard exactly, because answering it wrongly cannot be undone."""
+        table = command_table(self.vocab, numbers=numbers)
+        matching = self.settings.matching
+        limit = (matching.accept_cost + matching.confirm_cost) / 2
+        ranked = rank_phrases(heard, table, bound=limit + matching.ambiguity_margin)
+        if not ranked:
+            return None
+        command, cost, _ = ranked[0]
+        if command.name not in _REQUESTS or cost > limit or cost >= below:
+            return None
+        if len(ranked) > 1 and ranked[1][1] - cost < matching.ambiguity_margin:
+            return None
+        return command
+
+    def _propose(self, move: chess.Move, t: int, out: Outputs) -> None:
+        """A move that fits clearly: made (or asked back when every move is to be confirmed)."""
+        if self.always_confirm:
+            self._ask_confirm(move, t, out)
+        else:
+            self._accept(move, t, out)
+
+    def _ask_confirm(self, move: chess.Move, t: int, out: Outputs) -> None:
+        spoken = render_move(self.board, move, self.vocab)
+        self.pending = PendingConfirm(move, spoken)
+        self.tell(out, t, "confirm.question", move=spoken)
+
+    def _undecided(self, result: MatchResult, t: int, out: Outputs) -> None:
+        if result.decision == Decision.CONFIRM and result.move is not None:
+            self._ask_confirm(result.move, t, out)
+        elif result.decision == Decision.CHOOSE and result.candidates:
+            moves = tuple(c.move for c in result.candidates)
+            spoken = tuple(render_move(self.board, m, self.vocab) for m in moves)
+            difference = one_word_difference([self.vocab.normalize(s) for s in spoken])
+            self.pending = PendingChoice(moves, spoken, difference)
+            if difference is not None:
+                self.tell_text(out, t, self._difference_question())
+            else:
+                self.tell(out, t, "choose.question", options=self._options(spoken))
+        else:
+            self._refuse_blind(result.refusal, t, out)
+
+    def _picked_by_difference(self, words: Phrase) -> chess.Move | None:
+        """ "sechs" alone, answering "Springer Felix fünf oder sechs?"."""
+        pending = self.pending
+        if not isinstance(pending, PendingChoice) or pending.difference is None:
+            return None
+        if len(words) != 1 or words[0] not in pending.difference:
+            return None
+        return pending.moves[pending.difference.index(words[0])]
+
+    def _numbers_choose(self) -> bool:
+        """Whether a number picks a candidate now. Not when the candidates differ in a number
+        ("Turm Anna eins oder zwei?"): "eins" is then the rank, never the first candidate."""
+        pending = self.pending
+        if not isinstance(pending, PendingChoice):
+            return False
+        return not set(pending.difference or ()) & set(self.vocab.number_words)
+
+    def _difference_question(self) -> str:
+        """ "Springer Felix fünf oder sechs?": the shared words once, the two that differ."""
+        assert isinstance(self.pending, PendingChoice) and self.pending.difference is not None
+        first, second = (self.vocab.normalize(s) for s in self.pending.spoken[:2])
+        at = next(i for i, (a, b) in enumerate(zip(first, second, strict=True)) if a != b)
+        before = self.vocab.display(first[:at])
+        after = self.vocab.display(first[at + 1 :])
+        return game_message(
+            self.language,
+            "choose.difference",
+            before=f"{before} " if before else "",
+            first=self.vocab.display(first[at : at + 1]),
+            second=self.vocab.display(second[at : at + 1]),
+            after=f" {after}" if after else "",
+        )
+
+    def _options(self, spoken: Sequence[str]) -> str:
+        items = [
+            game_message(
+                self.language,
+                "choose.item",
+                number=self.vocab.number_words[i].capitalize(),
+                move=text,
+            )
+            for i, text in enumerate(spoken)
+        ]
+        return game_message(self.language, "choose.separator").join(items)
+
+    def _refuse_blind(self, refusal: Refusal | None, t: int, out: Outputs) -> None:
+        """Nothing is made, no clock changes; one sentence says why (docs/rules.md §6.5)."""
+        if refusal is None:
+            self.tell(out, t, "not_understood")
+            out.add(Refused(t, self.blind, "not_understood"))
+            return
+        text = refusal.text(self.language)
+        self.emit(out, Say(t, text, "blind"))
+        out.add(Refused(t, self.blind, refusal.reason))
+        if refusal.reason in _NOT_AN_ATTEMPT:
+            return
+        self.attempts[self.blind] += 1
+        if self.profile == "tournament":
+            entry = LogEntry(t, "illegal_attempt", self.blind, text)
+            self.log.append(entry)
+            self.to_arbiter(
+                out,
+                t,
+                "arbiter.attempt_logged",
+                side=self.blind,
+                count=self.attempts[self.blind],
+                what=text,
+            )
+
+    def _repeat_back(
+        self, heard: Sequence[Hypothesis], result: MatchResult, t: int, out: Outputs
+    ) -> bool:
+        """The blind player repeated the opponent's move: "richtig", or what it really was.
+
+        Only the first utterance after the opponent's move is checked. When the exact words of
+        that move also name a legal move of one's own (a recapture on the same square), the
+        player is asked "Wiederholung oder Ihr Zug?": a repeat must never become a move, and
+        a move must not wait, unmade, while the clock runs. Words of another move of the
+        opponent count as a (wrong) repeat only when they fit better than any own move.
+        """
+        if self.expect_repeat is None or not self.repeat_back:
+            return False
+        before = self._board_before_last()
+        limit = self.settings.matching.accept_cost
+        ranked = rank_phrases(heard, phrase_table(before, self.vocab).phrases, self.vocab, limit)
+        if not ranked:
+            return False
+        repeated, cost, _ = ranked[0]
+        actual = self.expect_repeat
+        own = self._best_cost(result)
+        if not (cost < own or (repeated == actual and cost <= own)):
+            return False
+        self.expect_repeat = None
+        if repeated == actual and result.candidates and own <= cost:
+            # The same words are a move of one's own too (a recapture on the same square):
+            # which was meant cannot be told from the words, so the player is asked.
+            move = result.candidates[0].move
+            self.pending = PendingRepeatOrMove(move, render_move(self.board, move, self.vocab))
+            self.tell(out, t, "repeat_or_move.question")
+        elif repeated == actual:
+            self.tell(out, t, "repeat_back.right")
+        else:
+            self.tell(
+                out,
+                t,
+                "repeat_back.wrong",
+                heard=render_move(before, repeated, self.vocab),
+                move=render_move(before, actual, self.vocab),
+            )
+        return True
+
+    def _board_before_last(self) -> chess.Board:
+        before = self.board.copy(stack=False)
+        if self.board.move_stack:
+            before = self.board.copy()
+            before.pop()
+        return before
+
+    # -- making moves ---------------------------------------------------------------------
+
+    def _accept(self, move: chess.Move, t: int, out: Outputs) -> None:
+        """The blind player's move is accepted: made now, or when the correction window ends."""
+        if self.clock.paused:
+            self.tell(out, t, "paused")  # the question stays open until the clock runs again
+            return
+        self.pending = None
+        if self.correction_ms > 0:
+            spoken = render_move(self.board, move, self.vocab)
+            self.pending = PendingCorrection(move, spoken, t + self.correction_ms)
+            self.emit(out, Say(t, spoken, "blind"))
+            return
+        self.make(move, self.blind, t, out, announce_to="blind")
+
+    def _close_window(self, t: int, out: Outputs) -> None:
+        """The correction window ended: the move is made and the opponent's clock starts."""
+        pending = self.pending
+        assert isinstance(pending, PendingCorrection)
+        self.pending = None
+        self.make(pending.move, self.blind, t, out, announce_to=None)
+
+    # -- the sighted player -----------------------------------------------------------------
+
+    def _on_sighted_move(self, text: str, t: int, out: Outputs) -> None:
+        refusal = self._sighted_refusal(text)
+        if refusal is not None:
+            reason, sentence = refusal
+            out.add(Refused(t, self.sighted, reason))
+            self.emit(out, Say(t, sentence, "sighted"))
+            if reason not in ("not_your_turn", "game_over", "paused", "unreadable"):
+                self.attempts[self.sighted] += 1
+                if self.profile == "tournament":
+                    self.log.append(LogEntry(t, "illegal_attempt", self.sighted, text))
+            return
+        move = self._parse_sighted(text)
+        assert move is not None
+        self.make(move, self.sighted, t, out, announce_to=None)
+
+    def _parse_sighted(self, text: str) -> chess.Move | None:
+        written = text.strip()
+        try:
+            move = chess.Move.from_uci(written.lower())
+        except ValueError:
+            move = None
+        if move is not None:
+            return move if move in self.board.legal_moves else None
+        try:
+            return self.board.parse_san(written)
+        except ValueError:
+            return None
+
+    def _sighted_refusal(self, text: str) -> tuple[str, str] | None:
+        """Why the sighted player's move cannot be made, as (reason, sentence), or None."""
+        language = self.opponent_language
+        if self.result is not None:
+            return "game_over", game_message(
+                language, "game.over", result=self.result_words(self.result, language)
+            )
+        if self.board.turn != color_of(self.sighted):
+            return "not_your_turn", game_message(language, "sighted.not_your_turn")
+        if self.clock.paused:
+            return "paused", game_message(language, self.laws.wording("sighted.paused"))
+        if self._parse_sighted(text) is not None:
+            return None
+        written = text.strip()
+        try:
+            move = chess.Move.from_uci(written.lower())
+        except ValueError:
+            move = None
+        if move is None:
+            try:
+                self.board.parse_san(written)
+            except chess.AmbiguousMoveError:
+                return "ambiguous", game_message(language, "sighted.ambiguous", move=written)
+            except chess.IllegalMoveError:
+                return "illegal", game_message(language, "sighted.illegal", move=written)
+            except ValueError:
+                return "unreadable", game_message(language, "sighted.unreadable", move=written)
+            return "illegal", game_message(language, "sighted.illegal", move=written)
+        intent = MoveIntent(
+            from_file=chess.square_file(move.from_square),
+            from_rank=chess.square_rank(move.from_square),
+            to_square=move.to_square,
+            promotion=move.promotion,
+        )
+        try:
+            refusal = explain_refusal(self.board, intent, self.vocab)
+        except ValueError:
+            return "illegal", game_message(language, "sighted.illegal", move=written)
+        return refusal.reason, refusal.text(language)
+
+    # -- commands ---------------------------------------------------------------------------
+
+    def _on_key(self, key: str, t: int, out: Outputs) -> None:
+        if key.startswith("sighted:"):
+            self.draws.sighted_key(key, t, out)
+            return
+        if key in self.vocab.commands or key in ("choice",) or key in EXPLORE_KEYS:
+            self._command(Command(key), t, out)
+            return
+        self.tell(out, t, "key.unknown", name=key)
+
+    def _command(self, command: Command, t: int, out: Outputs) -> None:
+        name = command.name
+        if self.result is not None and name not in _REQUESTS:
+            self.tell(out, t, "game.over", result=self.result_words(self.result))
+            return
+        if name in EXPLORE_COMMANDS or name in EXPLORE_KEYS:
+            self.requests.explore(command, t, out)
+            return
+        self._commands[name](command, t, out)
+
+    def _cmd_yes(self, command: Command, t: int, out: Outputs) -> None:
+        match self.pending:
+            case PendingConfirm(move=move):
+                self._accept(move, t, out)
+            case PendingResign():
+                self.pending = None
+                self.draws.resign(self.blind, t, out)
+            case _ if self.offer is not None and self.offer.by == self.sighted:
+                self.tell(out, t, "draw.how_to_answer")
+            case _:
+                self.tell(out, t, "nothing_to_answer")
+
+    def _cmd_no(self, command: Command, t: int, out: Outputs) -> None:
+        match self.pending:
+            case PendingConfirm() | PendingChoice() | PendingRepeatOrMove() | PendingPromotion():
+                self.pending = None
+                self.tell(out, t, "confirm.discarded")
+            case PendingResign():
+                self.pending = None
+                self.tell(out, t, "resign.cancelled")
+            case _ if self.offer is not None and self.offer.by == self.sighted:
+                self.offer = None
+                self.say_all(out, t, "draw.declined", by=self.blind)
+            case _:
+                self.tell(out, t, "nothing_to_answer")
+
+    def _cmd_repetition(self, command: Command, t: int, out: Outputs) -> None:
+        if isinstance(self.pending, PendingRepeatOrMove):
+            self.pending = None
+            self.tell(out, t, "repeat_back.right")
+        else:
+            self.tell(out, t, "nothing_to_answer")
+
+    def _cmd_my_move(self, command: Command, t: int, out: Outputs) -> None:
+        pending = self.pending
+        if isinstance(pending, PendingRepeatOrMove):
+            self.pending = None
+            self._propose(pending.move, t, out)
+        else:
+            self.tell(out, t, "nothing_to_answer")
+
+    def _cmd_choice(self, command: Command, t: int, out: Outputs) -> None:
+        pending = self.pending
+        if not isinstance(pending, PendingChoice) or command.count is None:
+            self.tell(out, t, "nothing_to_answer")
+            return
+        if not 1 <= command.count <= len(pending.moves):
+            last = self.vocab.number_words[len(pending.moves) - 1]
+            self.tell(out, t, "choose.out_of_range", last=last)
+            return
+        self._accept(pending.moves[command.count - 1], t, out)
+
+    def _cmd_correction(self, command: Command, t: int, out: Outputs) -> None:
+        match self.pending:
+            case PendingCorrection():
+                # D.2.8: corrected before the opponent's clock started; nothing was made.
+                self.pending = None
+                self.tell(out, t, "correction.done")
+            case PendingConfirm() | PendingChoice() | PendingRepeatOrMove() | PendingPromotion():
+                self.pending = None
+                self.tell(out, t, "confirm.discarded")
+            case _ if self.sheet.entries and self.sheet.entries[-1].by == self.blind:
+                self.tell(out, t, "correction.too_late")
+            case _:
+                self.tell(out, t, "correction.nothing")
+
+    def _cmd_help(self, command: Command, t: int, out: Outputs) -> None:
+        allowed = [name for name in _HELP_COMMANDS if self.explorer.refusal(name, "en") is None]
+        words = ann.command_list(self.vocab, allowed, self.language)
+        match self.pending:
+            case PendingConfirm(spoken=spoken):
+                self.tell(out, t, "help.confirm", move=spoken)
+            case PendingChoice(difference=(_, _)):
+                self.tell_text(out, t, self._difference_question())
+            case PendingChoice(moves=moves):
+                last = self.vocab.number_words[len(moves) - 1]
+                self.tell(out, t, "help.choose", last=last)
+            case PendingCorrection():
+                self.tell(out, t, "help.correction")
+            case PendingResign():
+                self.tell(out, t, "help.resign")
+            case PendingRepeatOrMove():
+                self.tell(out, t, "repeat_or_move.question")
+            case PendingPromotion():
+                self.tell(out, t, "promotion.question", **self._promotion_words())
+            case _ if self.result is not None:
+                self._tell_help(out, t, "help.over", words)
+            case _ if self.board.turn != color_of(self.blind):
+                self._tell_help(out, t, "help.wait", words)
+            case _:
+                self._tell_help(out, t, "help.move", words)
+
+    def _tell_help(self, out: Outputs, t: int, key: str, words: str) -> None:
+        """The help sentence, then the requests that explore the board (those the profile
+        answers), in one announcement."""
+        text = game_message(self.language, key, **self.command_words, commands=words)
+        explore = self.explorer.help(self.vocab, self.language)
+        self.tell_text(out, t, f"{text} {explore}" if explore else text)
+
+    def _cmd_stop(self, command: Command, t: int, out: Outputs) -> None:
+        """Stopping the speech now playing is the speech adapter's job; nothing changes here."""
+
+    def _cmd_pause(self, command: Command, t: int, out: Outputs) -> None:
+        self._cmd_arbiter(command, t, out)
+
+    def _cmd_arbiter(self, command: Command, t: int, out: Outputs) -> None:
+        self.draws.call_arbiter(self.blind, t, out)
+
+    def _cmd_touched(self, command: Command, t: int, out: Outputs) -> None:
+        """D.2.10.5: the blind player reports that the sighted player touched a piece. Logged
+        for the arbiter, who rules on it; the game and the clocks go on unchanged."""
+        self.log.append(LogEntry(t, "touched", self.sighted, "reported by the blind player"))
+        self.to_arbiter(out, t, "arbiter.touched_reported", side=self.sighted)
+        self.tell(out, t, "touched.logged")
+
+    def _cmd_draw(self, command: Command, t: int, out: Outputs) -> None:
+        self._finish_window(t, out)
+        if command.rest:
+            self.draws.claim_with_move(command.rest, t, out)
+        else:
+            self.draws.draw(self.blind, t, out)
+
+    def _cmd_resign(self, command: Command, t: int, out: Outputs) -> None:
+        self._finish_window(t, out)
+        self.pending = PendingResign()
+        self.tell(out, t, "resign.question")
+
+    def _finish_window(self, t: int, out: Outputs) -> None:
+        """ "Remis" or "Aufgabe" after a move: the move stands, the window closes now."""
+        if isinstance(self.pending, PendingCorrection):
+            self._close_window(t, out)
+
+
+def one_word_difference(phrases: Sequence[Phrase]) -> tuple[str, str] | None:
+    """The two words by which exactly two candidates differ, if they differ in one word only
+    ("springer felix fünf" and "springer felix sechs": ``("fünf", "sechs")``)."""
+    if len(phrases) != 2 or len(phrases[0]) != len(phrases[1]):
+        return None
+    differing = [(a, b) for a, b in zip(phrases[0], phrases[1], strict=True) if a != b]
+    if len(differing) != 1:
+        return None
+    return differing[0]

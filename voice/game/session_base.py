@@ -1,0 +1,467 @@
+"""The session's shared state and vocabulary of actions: making a move, ending the game, saying.
+
+:class:`SessionBase` holds everything a game is (board, clocks, scoresheet, what is pending, the
+arbiter's log) and the few actions every part of the protocol needs: make and complete a move,
+end the game, say a sentence to one side, both sides or the arbiter. The blind player's protocol
+(:mod:`voice.game.session`) is this state with its protocol on top; draws and resignation
+(:class:`voice.game.session_draws.Draws`) and the arbiter's actions
+(:class:`voice.game.session_arbiter.ArbiterDesk`) are parts the session owns, each given the game to
+act on through these public actions. Pure: no I/O, no clock of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import chess
+
+from voice.config import Settings
+from voice.game import announcements as ann
+from voice.game.scoresheet import Entry, Scoresheet
+from voice.rules.clock import Clock, other
+from voice.rules.dead_position import cannot_checkmate, is_dead
+from voice.rules.events import (
+    Audience,
+    ClockState,
+    MoveMade,
+    OutputEvent,
+    PositionOver,
+    Result,
+    Say,
+    ScriptError,
+    Setup,
+    Side,
+    to_seconds,
+)
+from voice.rules.laws import EditionError, laws_for
+from voice.rules.timecontrol import parse_time_control
+from voice.words.messages import message
+from voice.words.phrases import render_move
+from voice.words.spoken_time import duration_words, number_words
+from voice.words.vocabulary import Vocabulary
+
+# Setup keys that become PGN headers.
+_HEADER_KEYS = frozenset({"event", "site", "date", "round", "white", "black"})
+
+
+def color_of(side: Side) -> chess.Color:
+    return chess.WHITE if side == "white" else chess.BLACK
+
+
+def side_of(color: chess.Color) -> Side:
+    return "white" if color == chess.WHITE else "black"
+
+
+# -- what the session may be waiting for ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PendingConfirm:
+    """ "Springer Felix drei?": "ja" makes the move, "nein" discards it."""
+
+    move: chess.Move
+    spoken: str
+
+
+@dataclass(frozen=True)
+class PendingChoice:
+    """Candidates offered by number; the number or a fuller move picks one.
+
+    Two candidates whose words differ in one word only are asked by that word ("Springer
+    Felix fünf oder sechs?"): ``difference`` holds the two words, in the order of ``moves``,
+    and either word alone picks its move.
+    """
+
+    moves: tuple[chess.Move, ...]
+    spoken: tuple[str, ...]
+    difference: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class PendingCorrection:
+    """A move announced but not yet made: the correction window runs until ``ends_ms``."""
+
+    move: chess.Move
+    spoken: str
+    ends_ms: int
+
+
+@dataclass(frozen=True)
+class PendingResign:
+    """ "Wirklich aufgeben?" asked of the blind player."""
+
+
+@dataclass(frozen=True)
+class PendingRepeatOrMove:
+    """The blind player said the opponent's last move in words that are also a move of their
+    own (a recapture on the same square): "Wiederholung oder Ihr Zug?"."""
+
+    move: chess.Move
+    spoken: str
+
+
+@dataclass(frozen=True)
+class PendingPromotion:
+    """2001 (F.2.1): a promotion said without its piece; the piece word picks the move."""
+
+    moves: tuple[chess.Move, ...]
+    spoken: str  # the move as said, without the piece
+
+
+Pending = (
+    PendingConfirm
+    | PendingChoice
+    | PendingCorrection
+    | PendingResign
+    | PendingRepeatOrMove
+    | PendingPromotion
+)
+
+
+@dataclass(frozen=True)
+class DrawOffer:
+    by: Side
+    t_ms: int
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of the arbiter's log: an action, an illegal attempt, a wrong claim."""
+
+    t_ms: int
+    kind: str
+    side: Side | None = None
+    detail: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"t": to_seconds(self.t_ms), "kind": self.kind}
+        if self.side is not None:
+            out["side"] = self.side
+        if self.detail:
+            out["detail"] = self.detail
+        if self.params:
+            out["params"] = dict(self.params)
+        return out
+
+
+class Outputs:
+    """The outputs one input causes, collected in the order they happen."""
+
+    def __init__(self) -> None:
+        self.events: list[OutputEvent] = []
+
+    def add(self, event: OutputEvent) -> None:
+        self.events.append(event)
+
+
+# -- the shared state ----------------------------------------------------------------------------
+
+
+class SessionBase:
+    """The state of one game and the actions shared by every part of the protocol."""
+
+    def __init__(self, setup: Setup, settings: Settings) -> None:
+        self.setup = setup
+        self.settings = settings
+        extra = setup.extra
+        self.language = setup.language or settings.language.blind
+        self.opponent_language = str(extra.get("opponent_language", settings.language.opponent))
+        self.vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+        # Sentences that tell the blind player what to say name the words of the command set
+        # in use, whatever the language of the sentence.
+        self.command_words = ann.command_words(self.vocab)
+        self.profile = setup.profile
+        self.blind: Side = setup.blind
+        self.sighted: Side = other(setup.blind)
+        self.board = _start_board(setup.fen)
+        self.start_fen = self.board.fen()
+        control_text = setup.time_control or settings.clock.time_control
+        self.control = parse_time_control(control_text, settings.clock.presets)
+        try:
+            # The edition is the one policy the rules consult where the Laws differ
+            # (voice.rules.laws).
+            self.laws = laws_for(setup.laws or settings.rules.edition)
+        except EditionError as error:
+            raise ScriptError(str(error)) from None
+        self.clock = Clock(self.control, penalty_ms=self.laws.penalty_ms(self.control))
+        window = _setup_value(extra, "correction_window", settings.session.correction_window)
+        self.correction_ms = round(window * 1000)
+        self.always_confirm = _setup_flag(extra, "always_confirm", settings.session.always_confirm)
+        self.repeat_back = _setup_flag(
+            extra, "repeat_back_check", settings.session.repeat_back_check
+        )
+        self.warn_low_time = self.profile == "home" and _setup_flag(
+            extra, "warn_low_time", settings.clock.warn_low_time
+        )
+        self.sheet = Scoresheet(
+            start_fen=self.start_fen,
+            time_control=self.control.text,
+            laws=self.laws.edition,
+            headers={k: str(v) for k, v in extra.items() if k in _HEADER_KEYS},
+        )
+        self.now = 0
+        self.pending: Pending | None = None
+        self.offer: DrawOffer | None = None
+        self.result: Result | None = None
+        self.attempts: dict[Side, int] = {"white": 0, "black": 0}
+        self.illegal_moves: dict[Side, int] = {"white": 0, "black": 0}
+        self.wrong_claims: dict[Side, int] = {"white": 0, "black": 0}
+        self.log: list[LogEntry] = []
+        self.last_said = ""
+        self.expect_repeat: chess.Move | None = None  # the opponent's move to repeat back
+        thresholds = sorted(set(settings.clock.low_time_warnings), reverse=True)
+        self._thresholds_ms = [s * 1000 for s in thresholds]
+        start_ms = self.clock.remaining_ms(self.blind, 0)
+        self._warned: set[int] = {ms for ms in self._thresholds_ms if ms >= start_ms}
+        self.clock.start(0, side_of(self.board.turn))
+
+    # -- making moves ---------------------------------------------------------------------
+
+    def make(
+        self, move: chess.Move, side: Side, t: int, out: Outputs, *, announce_to: Audience | None
+    ) -> None:
+        """Make and complete a move: board, clock, scoresheet, announcement, game end."""
+        entry = self.push(move, side, t, press=True)
+        spoken = entry.spoken
+        if announce_to == "blind":
+            self.emit(out, Say(t, spoken, "blind"))
+        out.add(MoveMade(t, entry.uci, entry.san, side, spoken))
+        if side == self.sighted:
+            self.emit(out, Say(t, spoken, "blind"))
+            self.expect_repeat = move if self.repeat_back else None
+        else:
+            self.expect_repeat = None
+        if isinstance(self.pending, PendingResign) and side == self.blind:
+            self.pending = None
+        if self.offer is not None and self.offer.by != side:
+            # 9.1.2.1 / docs/rules.md §6.6: the recipient moved, which rejects the offer.
+            by = self.offer.by
+            self.offer = None
+            self.say_all(out, t, "draw.rejected_by_move", by=by)
+        self.check_game_end(side, t, out)
+
+    def push(self, move: chess.Move, side: Side, t: int, *, press: bool) -> Entry:
+        """The move on the board and the scoresheet; ``press`` completes it on the clock."""
+        spoken = render_move(self.board, move, self.vocab)
+        san = self.board.san(move)
+        fullmove = self.board.fullmove_number
+        self.board.push(move)
+        if press and self.clock.paused:
+            # A correction window that ends while the arbiter has stopped the clock: the move
+            # is completed at that instant without any time passing.
+            self.clock.resume(t)
+            self.clock.press(t)
+            self.clock.pause(t)
+        elif press:
+            self.clock.press(t)
+        entry = Entry(
+            ply=len(self.sheet.entries) + 1,
+            uci=move.uci(),
+            san=san,
+            spoken=spoken,
+            by=side,
+            t_ms=t,
+            clock_ms=self.clock.remaining_ms(side, t),
+            fullmove=fullmove,
+        )
+        self.sheet.record(entry)
+        return entry
+
+    def check_game_end(self, side: Side, t: int, out: Outputs) -> None:
+        board = self.board
+        if board.is_checkmate():
+            self.end_game(t, "1-0" if side == "white" else "0-1", "checkmate", out)
+        elif board.is_stalemate():
+            self.end_game(t, "1/2-1/2", "stalemate", out)
+        elif is_dead(board):
+            self.end_game(t, "1/2-1/2", "dead_position", out)
+        elif not self.laws.automatic_draws:
+            return  # 2001: repetition and fifty moves only by claim (9.2, 9.3)
+        elif board.is_fivefold_repetition():
+            self.end_game(t, "1/2-1/2", "fivefold_repetition", out)
+        elif board.is_seventyfive_moves():
+            self.end_game(t, "1/2-1/2", "seventyfive_moves", out)
+
+    def charge_wrong_claim(self, side: Side, t: int, out: Outputs) -> None:
+        """9.5.3: the opponent's extra time; 2001 9.5.b also takes time from the claimant."""
+        cost = self.laws.wrong_claim(self.control, self.clock.remaining_ms(side, t))
+        self.clock.add_time(other(side), cost.opponent_gets_ms, t)
+        if cost.claimant_left_ms != self.clock.remaining_ms(side, t):
+            self.clock.set_time(side, cost.claimant_left_ms, t)
+            self.say_all(out, t, "arbiter.time_set", side=side, ms=cost.claimant_left_ms)
+
+    # -- game end -------------------------------------------------------------------------
+
+    def flag_result(self, side: Side, t: int, out: Outputs) -> None:
+        """A flag that counts: lost, or drawn when the opponent cannot checkmate (6.9)."""
+        opponent = other(side)
+        self.say_all(out, t, "flag.fallen", side=side)
+        if cannot_checkmate(self.board, color_of(opponent)):
+            self.end_game(t, "1/2-1/2", "time_forfeit_draw", out)  # 6.9
+        else:
+            self.end_game(t, "1-0" if opponent == "white" else "0-1", "time_forfeit", out)
+
+    def end_game(
+        self,
+        t: int,
+        result: str,
+        reason: str,
+        out: Outputs,
+        *,
+        by: Side | None = None,
+    ) -> None:
+        assert result in ("1-0", "0-1", "1/2-1/2")
+        final = Result(t, result, reason)  # type: ignore[arg-type]
+        self.result = final
+        self.pending = None
+        self.offer = None
+        self.expect_repeat = None
+        if not self.clock.paused:
+            self.clock.pause(t)
+        self.sheet.finish(result, reason)
+        out.add(final)
+        self.say_all(out, t, "result.announce", final=final, by=by)
+
+    def result_words(self, result: Result, language: str | None = None) -> str:
+        language = language or self.language
+        winners: dict[str, Side] = {"1-0": "white", "0-1": "black"}
+        winner = winners.get(result.result)
+        reason = game_message(language, self.laws.wording(f"reason.{result.reason}"))
+        if winner is None:
+            return game_message(language, "result.draw", reason=reason)
+        return game_message(
+            language, "result.win", side=ann.side_name(winner, language), reason=reason
+        )
+
+    # -- saying things ----------------------------------------------------------------------
+
+    def audiences(self) -> list[tuple[Audience, str]]:
+        """(audience, language) pairs for something both players must hear."""
+        if self.language == self.opponent_language:
+            return [("all", self.language)]
+        return [("blind", self.language), ("sighted", self.opponent_language)]
+
+    def emit(self, out: Outputs, say: Say, *, remember: bool = True) -> None:
+        out.add(say)
+        if remember and say.to in ("blind", "all"):
+            self.last_said = say.text
+
+    def tell(self, out: Outputs, t: int, key: str, **params: Any) -> None:
+        """One sentence to the blind player."""
+        text = game_message(self.language, self.laws.wording(key), **self.command_words, **params)
+        self.emit(out, Say(t, text, "blind"))
+
+    def tell_text(self, out: Outputs, t: int, text: str) -> None:
+        self.emit(out, Say(t, text, "blind"))
+
+    def tell_side(self, side: Side, out: Outputs, t: int, key: str, **params: Any) -> None:
+        """One sentence to the player of ``side``, in their language."""
+        if side == self.blind:
+            self.tell(out, t, key, **params)
+        else:
+            text = game_message(self.opponent_language, self.laws.wording(key), **params)
+            self.emit(out, Say(t, text, "sighted"))
+
+    def to_arbiter(self, out: Outputs, t: int, key: str, **params: Any) -> None:
+        """A line for the arbiter's log (in the opponent's page language)."""
+        text = self.sentence(key, self.opponent_language, params)
+        out.add(Say(t, text, "arbiter"))
+
+    def say_all(self, out: Outputs, t: int, key: str, **params: Any) -> None:
+        """One sentence to both players, each in their language."""
+        for to, language in self.audiences():
+            self.emit(out, Say(t, self.sentence(key, language, params), to))
+
+    def sentence(self, key: str, language: str, params: dict[str, Any]) -> str:
+        """Fill a sentence: sides become their names, ``ms`` a time in words."""
+        filled: dict[str, Any] = {}
+        for name, value in params.items():
+            if name == "final":
+                continue
+            if name in ("side", "by") and value is not None:
+                filled[name] = ann.side_name(value, language)
+            elif name == "ms":
+                filled["time"] = duration_words(int(value), language)
+            elif name == "count":
+                filled[name] = number_words(int(value), language)
+            elif name == "penalty":
+                ms = value if isinstance(value, int) else self.clock.penalty_ms
+                filled[name] = duration_words(ms, language)
+            elif value is not None:
+                filled[name] = value
+        if key == "result.announce":
+            final = params["final"]
+            return self.result_words(final, language)
+        return game_message(language, self.laws.wording(key), **filled)
+
+    def rearm_warnings(self, t: int) -> None:
+        """The blind player's low-time warnings, armed again above a display the arbiter set."""
+        left = self.clock.remaining_ms(self.blind, t)
+        self._warned = {ms for ms in self._warned if ms >= left}
+
+    def _running(self) -> Side | None:
+        if self.result is not None or self.clock.paused:
+            return None
+        return self.clock.running
+
+    def clock_state(self, t: int) -> ClockState:
+        return ClockState(
+            t,
+            self.clock.remaining_ms("white", t),
+            self.clock.remaining_ms("black", t),
+            self._running(),
+            self.clock.moves_completed("white"),
+        )
+
+
+def _start_board(fen: str | None) -> chess.Board:
+    """The start position; a FEN that does not describe a legal position is a setup error."""
+    if not fen:
+        return chess.Board()
+    try:
+        board = chess.Board(fen)
+    except ValueError as error:
+        raise ScriptError(f"setup.fen: not a FEN: {error}") from None
+    if not board.is_valid():
+        raise ScriptError(f"setup.fen: not a legal position ({board.status()!r})")
+    if (reason := position_over(board)) is not None:
+        raise PositionOver(reason)
+    return board
+
+
+def position_over(board: chess.Board) -> str | None:
+    """Why the game in ``board`` is already over, as :meth:`SessionBase.check_game_end` names
+    it, or None."""
+    if board.is_checkmate():
+        return "checkmate"
+    if board.is_stalemate():
+        return "stalemate"
+    if is_dead(board):  # 5.2.2, as at the end of a move
+        return "dead_position"
+    if board.is_seventyfive_moves():
+        return "seventyfive_moves"
+    return None
+
+
+def _setup_value(extra: dict[str, Any], key: str, default: float) -> float:
+    """A setup override of a [session] number (seconds, 0 to 10, as in the settings)."""
+    value = extra.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 10:
+        raise ScriptError(f"setup.{key} must be a number of seconds from 0 to 10, not {value!r}")
+    return float(value)
+
+
+def _setup_flag(extra: dict[str, Any], key: str, default: bool) -> bool:
+    value = extra.get(key, default)
+    if not isinstance(value, bool):
+        raise ScriptError(f"setup.{key} must be true or false, not {value!r}")
+    return value
+
+
+def game_message(language: str, key: str, **params: Any) -> str:
+    """A session sentence: the catalogue keys of this module live under ``game.``."""
+    if key == "not_understood":
+        return message(language, key, **params)
+    return message(language, f"game.{key}", **params)

@@ -1,0 +1,1 @@
+"""Runtime: running a game; the host loop, journal, resume, engine and inputs."""

@@ -1,0 +1,218 @@
+"""The game journal: every input on disk before anything is said or shown.
+
+A journal is a script (:mod:`voice.rules.events`): the setup line, then one JSON line per input
+event, so replaying a journal *is* resuming the game. Each line is written, flushed and ``fsync``-ed
+before the session sees the event; a move the player heard announced is therefore always in the
+journal, whenever the process dies (kill -9, power cut).
+
+A crash can tear the last line (half written). Reading ignores a torn or unreadable last line
+with a warning; an unreadable line anywhere else is an error, because something was lost that
+an arbiter must look at. Reopening a journal to continue it cuts the torn tail off first, so the
+next line starts on a line of its own.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+
+import platformdirs
+
+from voice.config import APP_NAME, Settings
+from voice.rules.events import (
+    InputEvent,
+    ScriptError,
+    Setup,
+    input_to_json,
+    loads,
+    parse_input,
+    parse_setup,
+    setup_to_json,
+)
+
+
+@dataclass(frozen=True)
+class JournalContents:
+    """What a journal holds: the setup, the inputs in order, and warnings about its tail."""
+
+    setup: Setup
+    events: tuple[InputEvent, ...]
+    warnings: tuple[str, ...]
+    good_bytes: int  # length of the readable part (the torn tail starts here)
+
+    @property
+    def last_ms(self) -> int:
+        """Game time of the last journaled input (0 when there is none)."""
+        return self.events[-1].t_ms if self.events else 0
+
+
+def _decode(raw: bytes) -> dict[str, Any]:
+    obj = loads(raw.decode("utf-8"))
+    if not isinstance(obj, dict):
+        raise ValueError("not a JSON object")
+    return obj
+
+
+def parse_journal(data: bytes, name: str = "journal") -> JournalContents:
+    """Read journal bytes; a torn or unreadable last line is dropped with a warning."""
+    lines = data.split(b"\n")
+    # ``lines[-1]`` is what follows the last newline: empty unless the last write was torn.
+    offsets: list[tuple[int, bytes]] = []
+    position = 0
+    for line in lines:
+        offsets.append((position, line))
+        position += len(line) + 1
+    # Blank lines and comments ("#", as in scripts) are skipped, never taken for a torn write.
+    numbered = [
+        (i + 1, start, line)
+        for i, (start, line) in enumerate(offsets)
+        if line.strip() and not line.lstrip().startswith(b"#")
+    ]
+    if not numbered:
+        raise ScriptError(f"{name}: empty, no setup line")
+    warnings: list[str] = []
+    decoded: list[tuple[int, int, dict[str, Any]]] = []
+    for index, (number, start, line) in enumerate(numbered):
+        is_last = index == len(numbered) - 1
+        try:
+            # A last line that is valid JSON without its newline is kept: every byte of the
+            # object reached the disk, only the newline did not.
+            decoded.append((number, start, _decode(line)))
+        except (ValueError, UnicodeDecodeError) as error:
+            if is_last and number > 1:
+                warnings.append(
+                    f"{name}: line {number} is incomplete or corrupt (torn write?) and was "
+                    f"ignored: {error}"
+                )
+                break
+            raise ScriptError(f"{name}: line {number} is not valid JSON: {error}") from None
+    number, _, first = decoded[0]
+    setup = parse_setup(first)
+    events: list[InputEvent] = []
+    for number, _, obj in decoded[1:]:
+        try:
+            events.append(parse_input(obj))
+        except ScriptError as error:
+            raise ScriptError(f"{name}: line {number}: {error}") from None
+    good = numbered[len(decoded)][1] if warnings else len(data)  # where a torn tail starts
+    return JournalContents(setup, tuple(events), tuple(warnings), good)
+
+
+def read_journal(path: Path) -> JournalContents:
+    """Read a journal file (see :func:`parse_journal`)."""
+    return parse_journal(path.read_bytes(), str(path))
+
+
+def _fsync_dir(path: Path) -> None:
+    """Make the file's directory entry durable too (a new journal must survive a power cut)."""
+    try:
+        fd = os.open(path.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class Journal:
+    """An open journal file that appends one durable line per input."""
+
+    def __init__(self, path: Path, handle: IO[bytes]) -> None:
+        self.path = path
+        self._handle = handle
+
+    @classmethod
+    def create(cls, path: Path, setup: Setup) -> Journal:
+        """Start a new journal with its setup line; an existing file is never overwritten.
+
+        A folder on the way that is a file raises ``NotADirectoryError`` (``mkdir`` says
+        ``FileExistsError``, which would read as "this game exists already").
+        """
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            raise NotADirectoryError(
+                errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent)
+            ) from None
+        if path.is_dir():  # open("xb") would say FileExistsError: "this game exists already"
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        handle = path.open("xb")
+        journal = cls(path, handle)
+        journal._write(setup_to_json(setup))
+        _fsync_dir(path)
+        return journal
+
+    @classmethod
+    def reopen(cls, path: Path) -> tuple[Journal, JournalContents]:
+        """Open an existing journal to continue it; a torn last line is cut off first."""
+        contents = read_journal(path)
+        handle = path.open("r+b")
+        handle.truncate(contents.good_bytes)
+        handle.seek(contents.good_bytes)
+        if contents.good_bytes and not path.read_bytes()[: contents.good_bytes].endswith(b"\n"):
+            handle.write(b"\n")  # a complete last object whose newline never reached the disk
+        handle.flush()
+        os.fsync(handle.fileno())
+        return cls(path, handle), contents
+
+    def append(self, event: InputEvent) -> None:
+        """Write one input durably; returns only when it is on disk."""
+        self._write(input_to_json(event))
+
+    def extend(self, events: Iterable[InputEvent]) -> None:
+        for event in events:
+            self.append(event)
+
+    def _write(self, obj: dict[str, Any]) -> None:
+        line = json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n"
+        self._handle.write(line.encode("utf-8"))
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+
+    def close(self) -> None:
+        self._handle.close()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# -- where journals live ----------------------------------------------------------------------
+
+
+def journal_dir(settings: Settings) -> Path:
+    """``[session] journal_dir``, or the user data folder's ``games`` when it is empty."""
+    configured = settings.session.journal_dir.strip()
+    if configured:
+        return Path(configured).expanduser()
+    return Path(platformdirs.user_data_dir(APP_NAME)) / "games"
+
+
+def new_journal_path(directory: Path, started: datetime) -> Path:
+    """A fresh file name from the start time: ``game-20260121-193000.jsonl`` (then ``-2``, …)."""
+    stem = f"game-{started:%Y%m%d-%H%M%S}"
+    candidate = directory / f"{stem}.jsonl"
+    number = 2
+    while candidate.exists():
+        candidate = directory / f"{stem}-{number}.jsonl"
+        number += 1
+    return candidate
+
+
+def latest_journal(directory: Path) -> Path | None:
+    """The most recently written journal in ``directory`` (what "resume" picks by default)."""
+    journals = [path for path in directory.glob("game-*.jsonl") if path.is_file()]
+    if not journals:
+        return None
+    return max(journals, key=lambda path: (path.stat().st_mtime_ns, path.name))

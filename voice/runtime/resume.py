@@ -1,0 +1,95 @@
+"""Resume a game from its journal after a crash, and run scripts that journal every input.
+
+Resuming is replaying: the journal's inputs go through a fresh core silently (the players heard
+their effects before the crash), then the session says where the game stands ("Partie
+fortgesetzt. Weiß ist am Zug. Weiß vier Minuten, Schwarz …", plus any open question or draw
+offer). Game time goes on from the last journaled input: the time between that input and the
+crash, and the time the program was down, is charged to nobody (an arbiter who wants it charged
+sets the clock). New inputs are appended to the same journal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from voice.config import Settings
+from voice.game.simulate import Core, Finishing, make_core, run_script
+from voice.rules.events import InputEvent, OutputEvent, Setup, output_to_json
+from voice.runtime.journal import Journal, JournalContents
+
+
+@dataclass
+class Resumed:
+    """A core brought back to the state of its journal, and the journal open for appending."""
+
+    core: Core
+    journal: Journal
+    contents: JournalContents
+    announcement: list[OutputEvent]
+
+
+def resume(path: Path, settings: Settings) -> Resumed:
+    """Replay the journal at ``path`` silently and reopen it (a torn last line is dropped)."""
+    journal, contents = Journal.reopen(path)
+    core = make_core(contents.setup, settings)
+    for event in contents.events:
+        core.handle(event)
+    announce = getattr(core, "resume_announcement", None)
+    announcement: list[OutputEvent] = list(announce()) if callable(announce) else []
+    return Resumed(core, journal, contents, announcement)
+
+
+def run_journaled(
+    lines: Iterable[str] | None,
+    settings: Settings,
+    *,
+    journal_path: Path | None = None,
+    resume_path: Path | None = None,
+    warn: Callable[[str], None] = lambda text: None,
+) -> Iterator[dict[str, Any]]:
+    """``voice-chess simulate`` with a journal: a new one (``journal_path``) or a resumed one.
+
+    With ``resume_path``, ``lines`` holds only further inputs (or is ``None``: then the resumed
+    state is announced and the PGN printed).
+    """
+    if resume_path is not None:
+        resumed = resume(resume_path, settings)
+        for warning in resumed.contents.warnings:
+            warn(warning)
+        try:
+            yield from (output_to_json(event) for event in resumed.announcement)
+            if lines is None:
+                if isinstance(resumed.core, Finishing):
+                    yield from resumed.core.finish()
+                return
+            yield from run_script(
+                lines,
+                settings,
+                record=resumed.journal.append,
+                core=resumed.core,
+                start_ms=resumed.contents.last_ms,
+            )
+        finally:
+            resumed.journal.close()
+        return
+    assert lines is not None
+    opened: list[Journal] = []
+
+    def create(setup: Setup) -> None:
+        if journal_path is not None:
+            # The edition is written down, so a resume under other settings keeps the game's Laws.
+            pinned = replace(setup, laws=setup.laws or settings.rules.edition)
+            opened.append(Journal.create(journal_path, pinned))
+
+    def record(event: InputEvent) -> None:
+        if opened:
+            opened[0].append(event)
+
+    try:
+        yield from run_script(lines, settings, on_setup=create, record=record)
+    finally:
+        for journal in opened:
+            journal.close()

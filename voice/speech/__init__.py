@@ -1,0 +1,1 @@
+"""Speech: audio devices, listening, recognisers, models and speaking."""

@@ -1,0 +1,516 @@
+"""Listening: microphone capture at 16 kHz, voice-activity detection and end-pointing.
+
+The microphone runs all the time; a worker thread cuts what it hears into :class:`Utterance`
+values. Voice activity is decided per 20 ms frame from two measures, so that steady noise (a fan,
+traffic, pink noise) never starts an utterance:
+
+- loudness above an adaptive noise floor (the floor follows quiet stretches, frozen in speech);
+- voicing: the pitch-range autocorrelation peak of a 50 ms window; voiced speech scores high,
+  noise of any colour stays below the threshold (measured: pink, white, brown noise < 0.31,
+  espeak-ng German speech 0.4-0.95 in its voiced frames).
+
+An utterance starts when enough loud frames, some of them voiced, fall in a short window, and
+ends after ``[audio] end_of_utterance`` seconds without loud frames. When a recogniser says the
+words so far already form a complete phrase (:meth:`Listener.set_completion_check`), a shorter
+pause (``[audio] early_end_of_utterance``) ends it: that is what keeps the answer quick.
+:class:`EndPointer` does all this without a device, so files can be cut the same way.
+
+Half-duplex (``[audio] half_duplex``, the default): what the microphone hears while the program
+speaks, and for ``[audio] echo_tail`` seconds after, is never normal input. Such utterances go
+to :meth:`Listener.interruptions` (flagged ``during_speech``), cut at 2 s, so a recogniser can
+still look for "Stopp" in them. Push-to-talk (:meth:`ptt_down`/:meth:`ptt_up`) records exactly
+while the key is held; pressing it stops the program's speech first.
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from voice.config import Settings
+from voice.speech.audio import Device, open_input, resolve_device, supported_rate
+
+if TYPE_CHECKING:
+    from voice.speech.speak import Speaker
+
+RATE = 16000  # what both recognisers want
+FRAME = 320  # 20 ms
+_WINDOW = 800  # 50 ms analysis window for voicing
+_FRAME_SECONDS = FRAME / RATE
+
+# Voice-activity constants (dB are of int16 mean square; 0 dB = one LSB RMS).
+_MIN_LEVEL_DB = 35.0  # below this nothing is speech (about -55 dBFS)
+_ONSET_DB = 12.0  # above the noise floor: a loud frame that may start an utterance
+_SUSTAIN_DB = 8.0  # above the noise floor: a frame that keeps an utterance going
+_VOICED = 0.4  # voicing score of a voiced frame
+_ONSET_FRAMES = 10  # window (200 ms) in which the onset is decided
+_ONSET_LOUD = 6  # loud frames needed in that window
+_ONSET_VOICED = 2  # voiced loud frames needed in that window
+_MIN_VOICED = 2  # fewer voiced frames in the whole utterance: a cough or a knock, dropped
+_PRE_ROLL = 0.25  # seconds kept before the onset (soft first consonants)
+_POST_ROLL = 0.15  # seconds kept after the last loud frame
+_MAX_UTTERANCE = 10.0  # seconds; longer is noise that fooled the detector, the floor adapts
+_MAX_INTERRUPTION = 2.0  # seconds: utterances during our own speech are cut this short
+_PTT_PRE_ROLL = 0.1  # keys are pressed a little after the first sound
+_PTT_POST_ROLL = 0.15  # and released a little before the last one
+_FLOOR_UP = 0.02  # per quiet frame: the noise floor rises slowly (about 1 s)...
+_FLOOR_DOWN = 0.3  # ...and falls quickly
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """One stretch of speech: int16 mono samples at 16 kHz.
+
+    ``started_at``/``ended_at`` are the ``time.monotonic()`` times of the first and last speech
+    frame; ``audio`` begins ``lead`` seconds before ``started_at`` (pre-roll) and ends a little
+    after ``ended_at``. ``during_speech`` is True when the program itself was speaking: such
+    audio may hold a stop word, never a move.
+    """
+
+    audio: np.ndarray
+    started_at: float
+    ended_at: float
+    during_speech: bool = False
+    lead: float = 0.0
+    push_to_talk: bool = False
+
+    @property
+    def duration(self) -> float:
+        return len(self.audio) / RATE
+
+
+def frame_level_db(frame: np.ndarray) -> float:
+    """Loudness of a frame in dB of int16 mean square."""
+    values = frame.astype(np.float64)
+    return float(10 * np.log10(np.mean(values * values) + 1.0))
+
+
+_HANN = np.hanning(_WINDOW)
+_HANN_AC = np.fft.irfft(np.abs(np.fft.rfft(_HANN, 2 * _WINDOW)) ** 2)[:_WINDOW]
+_LAGS = np.arange(40, 230)  # pitch 70-400 Hz at 16 kHz
+
+
+def voicing(window: np.ndarray) -> float:
+    """Peak normalised autocorrelation in the pitch range (0 = noise, ~1 = a steady vowel)."""
+    x = window.astype(np.float64)
+    x = x - x.mean()
+    x = np.append(x[0], x[1:] - 0.95 * x[:-1]) * _HANN  # pre-emphasis whitens coloured noise
+    spectrum = np.fft.rfft(x, 2 * _WINDOW)
+    ac = np.fft.irfft(np.abs(spectrum) ** 2)[:_WINDOW]
+    if ac[0] <= 1e-9:
+        return 0.0
+    return float(np.max((ac[_LAGS] / ac[0]) / (_HANN_AC[_LAGS] / _HANN_AC[0])))
+
+
+class _Resampler:
+    """Streaming linear resampler for devices that cannot record at 16 kHz."""
+
+    def __init__(self, from_rate: int) -> None:
+        self.step = from_rate / RATE
+        self.position = 0.0
+        self.last = np.zeros(1, dtype=np.float64)
+
+    def __call__(self, block: np.ndarray) -> np.ndarray:
+        if self.step == 1.0:
+            return block
+        data = np.concatenate([self.last, block.astype(np.float64)])
+        positions = np.arange(self.position, len(data) - 1, self.step)
+        out: np.ndarray = np.interp(positions, np.arange(len(data)), data)
+        self.position = (positions[-1] + self.step - (len(data) - 1)) if len(positions) else 0.0
+        self.last = data[-1:]
+        return np.clip(np.round(out), -32768, 32767).astype(np.int16)
+
+
+@dataclass(eq=False)
+class _Frame:
+    samples: np.ndarray
+    at: float  # monotonic time of its first sample
+    level: float
+    voiced: bool
+    gated: bool  # the program was audible
+
+
+class EndPointer:
+    """Voice-activity detection and end-pointing, with no device and no thread.
+
+    Feed 16 kHz int16 audio with the time of its first sample (:meth:`push`); complete
+    utterances come back. The :class:`Listener` feeds it from the microphone; tests and the
+    ASR benchmark can feed it from files. ``gated`` marks audio heard while the program spoke.
+    """
+
+    def __init__(
+        self,
+        *,
+        end_of_utterance: float = 0.6,
+        early_end_of_utterance: float = 0.25,
+        completion: Callable[[np.ndarray], bool] | None = None,
+    ) -> None:
+        self.end_of_utterance = end_of_utterance
+        self.early_end_of_utterance = min(early_end_of_utterance, end_of_utterance)
+        self.completion = completion
+        self.noise_floor_db = 0.0
+        self.level_db = 0.0  # loudness of the latest frame, for a level meter
+        self._floor_known = False
+        self._pending = np.zeros(0, dtype=np.int16)
+        self._pending_at = 0.0
+        self._history = np.zeros(_WINDOW, dtype=np.int16)
+        self.recent: deque[_Frame] = deque(maxlen=int(_PRE_ROLL / _FRAME_SECONDS) + _ONSET_FRAMES)
+        self._speech: list[_Frame] | None = None
+        self._last_loud = 0  # index in _speech of the last loud frame
+        self._voiced = 0
+        self._lead_frames = 0
+        self._checked_for = -1
+        self._complete_at = -1  # the last loud frame after which the words made a phrase
+        self._ended_at = float("-inf")
+
+    @property
+    def in_utterance(self) -> bool:
+        return self._speech is not None
+
+    def push(self, samples: np.ndarray, at: float, gated: bool = False) -> list[Utterance]:
+        """Audio of any length starting at monotonic time ``at``; returns finished utterances."""
+        if len(self._pending) == 0:
+            self._pending_at = at
+        self._pending = np.concatenate([self._pending, np.asarray(samples, dtype=np.int16)])
+        done: list[Utterance] = []
+        while len(self._pending) >= FRAME:
+            frame, self._pending = self._pending[:FRAME], self._pending[FRAME:]
+            found = self.push_frame(self.frame(frame, self._pending_at, gated))
+            self._pending_at += _FRAME_SECONDS
+            if found is not None:
+                done.append(found)
+        return done
+
+    def finish(self) -> list[Utterance]:
+        """The input ended: close an utterance in progress as if silence followed."""
+        done: list[Utterance] = []
+        at = self._pending_at
+        for _ in range(int(self.end_of_utterance / _FRAME_SECONDS) + 1):
+            if self._speech is None:
+                break
+            found = self.push_frame(self.frame(np.zeros(FRAME, np.int16), at, False))
+            at += _FRAME_SECONDS
+            if found is not None:
+                done.append(found)
+        return done
+
+    def frame(self, samples: np.ndarray, at: float, gated: bool) -> _Frame:
+        """Measure one 20 ms frame (keeps the 50 ms history voicing needs)."""
+        self._history = np.concatenate([self._history[FRAME:], samples])
+        level = frame_level_db(samples)
+        self.level_db = level
+        voiced = level > _MIN_LEVEL_DB and voicing(self._history) > _VOICED
+        return _Frame(samples, at, level, voiced, gated)
+
+    def push_frame(self, frame: _Frame) -> Utterance | None:
+        self.recent.append(frame)
+        if self._speech is None:
+            self._adapt_floor(frame)
+            self._maybe_start()
+            return None
+        return self._continue(frame)
+
+    def abandon(self) -> None:
+        """Forget an utterance in progress (push-to-talk took over)."""
+        self._speech = None
+
+    def loud(self, frame: _Frame, margin: float = _SUSTAIN_DB) -> bool:
+        return frame.level > max(self.noise_floor_db + margin, _MIN_LEVEL_DB)
+
+    # -- internals ----------------------------------------------------------------------------
+
+    def _adapt_floor(self, frame: _Frame) -> None:
+        if frame.gated:
+            return  # our own voice is not the room's noise
+        if not self._floor_known:
+            self.noise_floor_db, self._floor_known = frame.level, True
+            return
+        rate = _FLOOR_UP if frame.level > self.noise_floor_db else _FLOOR_DOWN
+        self.noise_floor_db += rate * (frame.level - self.noise_floor_db)
+
+    def _maybe_start(self) -> None:
+        window = [f for f in list(self.recent)[-_ONSET_FRAMES:] if f.at > self._ended_at]
+        loud = [f for f in window if self.loud(f, _ONSET_DB)]
+        voiced = [f for f in loud if f.voiced]
+        if len(loud) < _ONSET_LOUD or len(voiced) < _ONSET_VOICED:
+            return
+        everything = list(self.recent)
+        first = everything.index(loud[0])
+        start = max(0, first - int(_PRE_ROLL / _FRAME_SECONDS))
+        self._speech = everything[start:]
+        self._lead_frames = first - start
+        self._voiced = len(voiced)
+        self._checked_for = -1
+        self._complete_at = -1
+        self._last_loud = len(self._speech) - 1
+        while not self.loud(self._speech[self._last_loud]):
+            self._last_loud -= 1
+
+    def _continue(self, frame: _Frame) -> Utterance | None:
+        speech = self._speech
+        assert speech is not None
+        speech.append(frame)
+        if self.loud(frame):
+            self._last_loud = len(speech) - 1
+            self._voiced += frame.voiced
+        silence = (len(speech) - 1 - self._last_loud) * _FRAME_SECONDS
+        duration = (len(speech) - self._lead_frames) * _FRAME_SECONDS
+        gated = any(f.gated for f in speech[self._lead_frames :])
+        if silence >= self.end_of_utterance:
+            return self._end()
+        if gated and duration >= _MAX_INTERRUPTION:
+            return self._end(forced=True)
+        if duration >= _MAX_UTTERANCE:
+            levels = [f.level for f in speech[self._lead_frames :]]
+            self.noise_floor_db = float(np.median(levels))  # it was steady noise: learn it
+            return self._end(forced=True)
+        # The completion check starts as soon as the post-roll is in (before the early pause
+        # is over), so the recogniser works while the pause runs; it is handed exactly the
+        # audio the utterance will carry, and keeps its answer for it.
+        if (
+            self.completion is not None
+            and silence >= min(_POST_ROLL, self.early_end_of_utterance)
+            and self._checked_for != self._last_loud
+        ):
+            self._checked_for = self._last_loud  # once per pause
+            if self.completion(_join(speech[: self._keep(self._last_loud, len(speech))])):
+                self._complete_at = self._last_loud
+        if self._complete_at == self._last_loud and silence >= self.early_end_of_utterance:
+            return self._end()
+        return None
+
+    @staticmethod
+    def _keep(last: int, available: int) -> int:
+        """How many frames an utterance ending at frame ``last`` keeps (a short post-roll)."""
+        return min(available, last + 1 + int(_POST_ROLL / _FRAME_SECONDS))
+
+    def _end(self, forced: bool = False) -> Utterance | None:
+        frames = self._speech
+        assert frames is not None
+        self._speech = None
+        last = self._last_loud if not forced else len(frames) - 1
+        keep = self._keep(last, len(frames))
+        spoken = frames[self._lead_frames : last + 1]
+        self._ended_at = frames[last].at  # the next onset is looked for after this
+        if not spoken or (self._voiced < _MIN_VOICED and not forced):
+            return None  # a cough, a knock
+        gated = any(f.gated for f in spoken)
+        if forced and not gated:
+            return None  # ten seconds without a pause is not a spoken move
+        return Utterance(
+            audio=_join(frames[:keep]),
+            started_at=spoken[0].at,
+            ended_at=spoken[-1].at + _FRAME_SECONDS,
+            during_speech=gated,
+            lead=spoken[0].at - frames[0].at,
+        )
+
+
+def _join(frames: list[_Frame]) -> np.ndarray:
+    return np.concatenate([f.samples for f in frames])
+
+
+class Listener:
+    """Turns the microphone into utterances; see the module docstring for the policy."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        device: str | int | None = None,
+        speaker: Speaker | None = None,
+        on_utterance: Callable[[Utterance], None] | None = None,
+    ) -> None:
+        audio = settings.audio
+        self._settings = settings
+        self.device: Device = resolve_device(
+            audio.input_device if device is None else device, "input"
+        )
+        self.device_rate = supported_rate(self.device, RATE)
+        self._speaker = speaker
+        self._on_utterance = on_utterance
+        self.echo_tail = audio.echo_tail
+        self.half_duplex = audio.half_duplex
+        self.push_to_talk = audio.push_to_talk
+        self.endpointer = EndPointer(
+            end_of_utterance=audio.end_of_utterance,
+            early_end_of_utterance=audio.early_end_of_utterance,
+        )
+        self._utterances: queue.Queue[Utterance] = queue.Queue()
+        self._interruptions: queue.Queue[Utterance] = queue.Queue()
+        self._blocks: queue.SimpleQueue[tuple[np.ndarray, float] | None] = queue.SimpleQueue()
+        self._stream: Any = None
+        self._thread: threading.Thread | None = None
+        self._first_block = threading.Event()
+        self._ptt_lock = threading.Lock()
+        self._ptt_held = False
+        self._ptt_released_at: float | None = None
+        self._ptt_frames: list[_Frame] | None = None
+        self.error: Exception | None = None  # why listening stopped, if it did
+
+    # -- public API ---------------------------------------------------------------------------
+
+    @property
+    def noise_floor_db(self) -> float:
+        return self.endpointer.noise_floor_db
+
+    @property
+    def level_db(self) -> float:
+        return self.endpointer.level_db
+
+    def start(self, wait: float = 5.0) -> None:
+        """Open the microphone; returns once audio flows (or after ``wait`` seconds)."""
+        if self._stream is not None:
+            return
+        self._thread = threading.Thread(target=self._run, name="listener", daemon=True)
+        self._thread.start()
+        self._stream = open_input(
+            self.device,
+            samplerate=self.device_rate,
+            dtype="int16",
+            blocksize=self.device_rate // 50,
+            latency=0.04,
+            callback=self._callback,
+        )
+        self._stream.start()
+        self._first_block.wait(wait)
+
+    def stop(self) -> None:
+        """Close the microphone; an utterance in progress is dropped."""
+        if self._stream is not None:
+            self._stream.stop()
+            self._stream.close()
+            self._stream = None
+        if self._thread is not None:
+            self._blocks.put(None)
+            self._thread.join(timeout=5)
+            self._thread = None
+        self._first_block.clear()
+
+    def utterances(self) -> queue.Queue[Utterance]:
+        """Normal input: what the player said while the program was silent (or push-to-talk)."""
+        return self._utterances
+
+    def interruptions(self) -> queue.Queue[Utterance]:
+        """Audio heard while the program spoke (half-duplex): check it for stop words only."""
+        return self._interruptions
+
+    def set_completion_check(self, check: Callable[[np.ndarray], bool] | None) -> None:
+        """``check(audio_so_far)`` -> True when the words already form a complete phrase; then
+        a pause of ``early_end_of_utterance`` ends the utterance. Runs on the listener thread."""
+        self.endpointer.completion = check
+
+    def ptt_down(self) -> None:
+        """The talk key went down: stop our speech, record until :meth:`ptt_up`."""
+        if self._speaker is not None:
+            self._speaker.stop()
+        with self._ptt_lock:
+            self._ptt_held = True
+            self._ptt_released_at = None
+
+    def ptt_up(self) -> None:
+        """The talk key came up: what was recorded becomes one utterance."""
+        with self._ptt_lock:
+            if self._ptt_held:
+                self._ptt_released_at = time.monotonic()
+
+    def __enter__(self) -> Listener:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- capture --------------------------------------------------------------------------------
+
+    def _callback(self, indata: np.ndarray, frames: int, when: Any, status: Any) -> None:
+        """PortAudio's thread: hand the block on with the time its first sample was heard."""
+        delay = when.currentTime - when.inputBufferAdcTime
+        heard_at = time.monotonic() - (delay if 0 <= delay < 1 else frames / self.device_rate)
+        self._blocks.put((indata[:, 0].copy(), heard_at))
+        self._first_block.set()
+
+    def _run(self) -> None:
+        try:
+            self._process()
+        except Exception as error:
+            self.error = error
+            print(f"voice-chess: listening stopped: {error}", file=sys.stderr)
+            raise
+
+    def _process(self) -> None:
+        resampler = _Resampler(self.device_rate)
+        pending = np.zeros(0, dtype=np.int16)
+        pending_at = 0.0
+        while True:
+            item = self._blocks.get()
+            if item is None:
+                return
+            block, heard_at = item
+            if len(pending) == 0:
+                pending_at = heard_at
+            pending = np.concatenate([pending, resampler(block)])
+            while len(pending) >= FRAME:
+                samples, pending = pending[:FRAME], pending[FRAME:]
+                at = pending_at
+                pending_at += _FRAME_SECONDS
+                gated = (
+                    self._speaker is not None
+                    and self.half_duplex
+                    and self._speaker.busy_between(at, at + _FRAME_SECONDS, self.echo_tail)
+                )
+                frame = self.endpointer.frame(samples, at, gated)
+                if self._push_to_talk(frame):
+                    continue
+                if self.push_to_talk:
+                    self.endpointer.recent.append(frame)  # pre-roll for the next key press
+                    continue
+                utterance = self.endpointer.push_frame(frame)
+                if utterance is not None:
+                    self._deliver(utterance)
+
+    def _push_to_talk(self, frame: _Frame) -> bool:
+        """While the talk key is held (and shortly after), frames belong to its utterance."""
+        with self._ptt_lock:
+            held, released = self._ptt_held, self._ptt_released_at
+        if not held:
+            return False
+        if self._ptt_frames is None:
+            self.endpointer.abandon()  # a key press overrides voice detection
+            keep = int(_PTT_PRE_ROLL / _FRAME_SECONDS)
+            self._ptt_frames = list(self.endpointer.recent)[-keep:] if keep else []
+        self._ptt_frames.append(frame)
+        if released is None or frame.at < released + _PTT_POST_ROLL:
+            return True
+        with self._ptt_lock:
+            self._ptt_held = False
+            self._ptt_released_at = None
+        frames, self._ptt_frames = self._ptt_frames, None
+        loud = [f for f in frames if self.endpointer.loud(f)]
+        if loud:
+            self._deliver(
+                Utterance(
+                    audio=_join(frames),
+                    started_at=loud[0].at,
+                    ended_at=loud[-1].at + _FRAME_SECONDS,
+                    lead=loud[0].at - frames[0].at,
+                    push_to_talk=True,
+                )
+            )
+        return True
+
+    def _deliver(self, utterance: Utterance) -> None:
+        if utterance.during_speech:
+            self._interruptions.put(utterance)
+            return
+        self._utterances.put(utterance)
+        if self._on_utterance is not None:
+            self._on_utterance(utterance)

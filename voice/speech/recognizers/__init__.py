@@ -1,0 +1,163 @@
+"""Speech recognisers: audio in, n-best word sequences with confidences out.
+
+The session tells the recogniser what may be said now (:meth:`Recognizer.set_context`: the legal
+moves' phrases and the commands that make sense in its state); the recogniser returns what it
+heard as canonical tokens, best first. Three backends:
+
+* ``whisper`` (chosen by ``auto``, the default): Whisper base through CTranslate2, deciding only
+  among the phrases allowed now (:mod:`voice.speech.recognizers.whisper`). Its model arrives as two
+  pip packages and is joined into the user's model folder on first use.
+* ``sphinx``: PocketSphinx with its embedded English acoustic model, the shipped
+  pronunciation lexicon and a word graph per position. Works right after ``pip install``.
+* ``vosk``: a Vosk model the user installed (``voice-chess models install``), with a per-position
+  word list; every vocabulary word is checked against the model at start-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+
+from voice.config import Settings
+from voice.words.vocabulary import Phrase, Vocabulary
+
+if TYPE_CHECKING:
+    from voice.words.matcher import Hypothesis
+
+
+class RecognizerError(Exception):
+    """The recogniser cannot work: a missing or unreadable model, a model that lacks words."""
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """What one utterance was heard as."""
+
+    nbest: tuple[tuple[str, float], ...]
+    """(text of canonical tokens, confidence 0..1), best first; empty = nothing usable heard."""
+    complete: bool
+    """False when the audio ended before a whole allowed phrase (a partial is never a move)."""
+    decode_ms: float
+    partial: str = ""
+    """For an incomplete utterance, the words heard so far (for logs and diagnostics)."""
+    reason: str = ""
+    """Why ``nbest`` is empty: "silence", "partial", "out-of-grammar" (speech the allowed
+    phrases do not explain), or "" when something was heard."""
+
+    @property
+    def best(self) -> str:
+        return self.nbest[0][0] if self.nbest else ""
+
+
+class Recognizer(Protocol):
+    """The interface both backends implement (the session and play modes code against it)."""
+
+    def set_context(self, allowed: Iterable[Phrase]) -> None:
+        """The phrases that may be said now; recognition is restricted to them."""
+
+    def recognize(
+        self, audio: np.ndarray, sample_rate: int, *, alternatives: bool = True
+    ) -> Transcript:
+        """One whole utterance (mono samples, int16 or float) → what was heard.
+
+        ``alternatives=False`` asks only whether and what was heard, without extra work to find
+        rival readings (the end-pointer's "is this already a whole phrase?" check, which sits
+        between the player's words and the program's answer).
+        """
+
+    def start(self) -> None:
+        """Begin a streamed utterance."""
+
+    def accept(self, chunk: np.ndarray, sample_rate: int) -> str | None:
+        """Feed a chunk; returns the words heard so far when they changed, else None."""
+
+    def finish(self) -> Transcript:
+        """End the streamed utterance and return what it was heard as."""
+
+    def describe(self) -> str:
+        """A short name for start-up sentences ("PocketSphinx", "Vosk vosk-model-small-de")."""
+
+
+def hypotheses(transcript: Transcript, vocab: Vocabulary) -> list[Hypothesis]:
+    """The transcript as the matcher's n-best list."""
+    from voice.words.matcher import Hypothesis
+
+    return [Hypothesis(vocab.normalize(text), conf) for text, conf in transcript.nbest]
+
+
+def make_recognizer(
+    settings: Settings,
+    vocab: Vocabulary,
+    *,
+    backend: str | None = None,
+    model_path: str | Path | None = None,
+    extra_words: Sequence[str] = (),
+) -> Recognizer:
+    """The configured recogniser (``[speech] recognizer``), or ``backend`` if given.
+
+    ``model_path`` overrides ``[speech] vosk_model`` for Vosk and ``whisper_model`` for
+    Whisper. ``extra_words`` are words beyond the vocabulary that contexts may use (e.g.
+    articles in "wo ist der Springer").
+    Raises :class:`RecognizerError` with a message a user can act on.
+    """
+    name = backend or settings.speech.recognizer
+    if name == "auto":
+        return _best_installed(settings, vocab, extra_words)
+    if name == "whisper":
+        from voice.speech.recognizers.whisper import WhisperRecognizer
+
+        folder = whisper_folder(str(model_path or settings.speech.whisper_model))
+        return WhisperRecognizer(folder, vocab, nbest=settings.speech.nbest)
+    if name == "sphinx":
+        from voice.speech.recognizers.adaptation import chosen_adaptation
+        from voice.speech.recognizers.sphinx import SphinxRecognizer
+
+        return SphinxRecognizer(
+            vocab,
+            nbest=settings.speech.nbest,
+            extra_words=extra_words,
+            adaptation=chosen_adaptation(settings.speech.adaptation),
+        )
+    if name == "vosk":
+        from voice.speech.recognizers.vosk import VoskRecognizer, resolve_model
+
+        path = Path(model_path) if model_path else resolve_model(settings.speech.vosk_model)
+        return VoskRecognizer(path, vocab, nbest=settings.speech.nbest, extra_words=extra_words)
+    raise RecognizerError(
+        f"unknown recogniser {name!r} (use 'auto', 'whisper', 'sphinx' or 'vosk')"
+    )
+
+
+def whisper_folder(name: str) -> Path:
+    """``[speech] whisper_model`` (a catalogue name or a folder) → the model folder, joined
+    from its pip packages into the user's model folder the first time."""
+    folder = Path(name).expanduser()
+    if folder.is_dir():
+        return folder
+    from voice.speech.models import ModelError, ensure_whisper_model
+
+    try:
+        return ensure_whisper_model(name)
+    except ModelError as error:
+        raise RecognizerError(str(error)) from error
+
+
+def _best_installed(
+    settings: Settings, vocab: Vocabulary, extra_words: Sequence[str]
+) -> Recognizer:
+    """``recognizer = "auto"``: Whisper when its runtime and model can be used (it hears German
+    far better, see the README's figures), else the embedded PocketSphinx. Why Whisper could
+    not be used goes to the log; the start-up sentence names the recogniser chosen."""
+    import logging
+
+    try:
+        return make_recognizer(settings, vocab, backend="whisper", extra_words=extra_words)
+    except RecognizerError as error:
+        logging.getLogger(__name__).warning(
+            "Whisper cannot be used, PocketSphinx listens: %s", error
+        )
+    return make_recognizer(settings, vocab, backend="sphinx", extra_words=extra_words)

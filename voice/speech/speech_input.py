@@ -1,0 +1,214 @@
+"""Spoken input: the microphone's utterances, recognised with what may be said now.
+
+The listener cuts the microphone into utterances (half-duplex with the speaker); each one is
+recognised with the phrases the session says make sense at that moment (legal moves on the
+player's turn, yes/no while a question is open, numbers while choices are offered), and the
+n-best list goes to the game as what the player was heard to say. Audio heard while the program
+itself was speaking can only be a stop word: it is recognised against the stop words alone and,
+if it is one, the speech stops. Recognition runs on this adapter's thread, never on the loop.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from voice.config import ConfigError, Settings, override
+from voice.speech.listen import RATE, Listener, Utterance
+from voice.words.messages import message
+from voice.words.utterance import Heard
+from voice.words.vocabulary import Phrase, Vocabulary
+
+if TYPE_CHECKING:
+    from voice.speech.recognizers import Recognizer, Transcript
+    from voice.speech.speak import Speaker
+
+log = logging.getLogger(__name__)
+
+_POLL_S = 0.2
+_RECENT = 4  # utterances remembered: a move, then "ja" or a number, then perhaps more
+
+ENROL_COMMAND = "voice-chess enrol"
+
+
+def recognizer_for(settings: Settings, vocab: Vocabulary) -> Recognizer:
+    """The configured recogniser, knowing every word the session's phrases may use."""
+    from voice.game.session import WHERE_ARTICLES
+    from voice.speech.recognizers import make_recognizer
+
+    # "wo ist der Springer", "wo sind die Bauern": articles and plurals beyond the vocabulary.
+    extra = sorted({*WHERE_ARTICLES, *WHERE_ARTICLES.values()} - vocab.all_words())
+    return make_recognizer(settings, vocab, extra_words=extra)
+
+
+class SpeechInput:
+    """Microphone + recogniser as an input source of the app (see :class:`voice.wiring.app.App`)."""
+
+    def __init__(
+        self, settings: Settings, vocab: Vocabulary, speaker: Speaker | None = None
+    ) -> None:
+        self.listener = Listener(settings, speaker=speaker)  # no microphone: raises here
+        self.recognizer = recognizer_for(settings, vocab)
+        self.speaker = speaker
+        self.vocab = vocab
+        self.settings = settings
+        self._next_recognizer: Recognizer | None = (
+            None  # a voice learnt during the game, from the next decode
+        )
+        self._stop_phrases: frozenset[Phrase] = frozenset(
+            vocab.normalize(word) for word in settings.audio.stop_words
+        ) - {()}
+        self._lock = threading.Lock()
+        self._context: frozenset[Phrase] = frozenset()
+        self._applied: frozenset[Phrase] | None = None
+        self._closed = threading.Event()
+        self._thread: threading.Thread | None = None
+        # One decoder, two threads: the end-pointer's completion check and recognition.
+        self._decoding = threading.Lock()
+        self._recent: deque[tuple[Heard, np.ndarray]] = deque(maxlen=_RECENT)
+
+    def describe(self, language: str) -> str:
+        """ "Spracherkennung PocketSphinx … am Mikrofon …" for the start-up sentence."""
+        about = getattr(self.recognizer, "describe", None)
+        recognizer = about() if callable(about) else type(self.recognizer).__name__
+        if getattr(self.recognizer, "adaptation", None) is not None:
+            recognizer = message(language, "app.input.adapted", recognizer=recognizer)
+        from voice.speech.audio import friendly_name
+
+        device = friendly_name(self.listener.device)
+        words = message(language, "app.input.voice", recognizer=recognizer, device=device)
+        if self._enrolment_would_help():
+            words = message(language, "app.input.enrol_hint", input=words, command=ENROL_COMMAND)
+        return words
+
+    def _enrolment_would_help(self) -> bool:
+        """PocketSphinx without the player's voice while ``[speech] adaptation = "auto"`` would
+        use one: ``voice-chess enrol`` is the biggest gain in recognition (about 82 → 95 % of
+        moves right), and a player who never read the README does not know it. "off" was the
+        player's choice, a PATH that cannot be used is reported elsewhere, Vosk cannot learn a
+        voice; once enrolled, the adaptation is used and the hint is gone."""
+        from voice.speech.recognizers.sphinx import SphinxRecognizer
+
+        return (
+            self.settings.speech.adaptation == "auto"
+            and isinstance(self.recognizer, SphinxRecognizer)
+            and self.recognizer.adaptation is None
+        )
+
+    def set_context(self, phrases: Iterable[Phrase]) -> None:
+        """What may be said now (called on the loop after every change of the game)."""
+        with self._lock:
+            self._context = frozenset(phrases)
+
+    def start(self, deliver: Callable[[Heard], None], on_end: Callable[[], None]) -> None:
+        self.listener.set_completion_check(self._complete)
+        self.listener.start()
+        self._thread = threading.Thread(
+            target=self._run, args=(deliver,), name="speech-input", daemon=True
+        )
+        self._thread.start()
+
+    def _run(self, deliver: Callable[[Heard], None]) -> None:
+        utterances = self.listener.utterances()
+        interruptions = self.listener.interruptions()
+        while not self._closed.is_set():
+            try:
+                interruption = interruptions.get_nowait()
+                self._maybe_stop(interruption)
+                continue
+            except queue.Empty:
+                pass
+            try:
+                utterance = utterances.get(timeout=_POLL_S)
+            except queue.Empty:
+                continue
+            with self._lock:
+                context = self._context
+            heard = self._recognise(utterance, context)
+            with self._lock:
+                self._recent.append((heard, utterance.audio))
+            deliver(heard)
+
+    def recent(self) -> list[tuple[Heard, np.ndarray]]:
+        """The latest utterances heard, oldest first, each as (n-best, audio): what a move the
+        player made was heard from (:mod:`voice.speech.learning`)."""
+        with self._lock:
+            return list(self._recent)
+
+    def _recognise(self, utterance: Utterance, context: frozenset[Phrase]) -> Heard:
+        transcript = self._decode(utterance.audio, context)
+        return tuple((str(text), float(conf)) for text, conf in transcript.nbest)
+
+    def use_adaptation(self, path: Path) -> None:
+        """Hear with the voice learnt from ``path`` (:mod:`voice.speech.learning`) from the next
+        utterance on. Called on the loop: the new recogniser is made here (PocketSphinx maps its
+        model, about 15 ms) and swapped in by the recognition thread between two decodes, so
+        no utterance is heard half with one and half with the other."""
+        from voice.speech.recognizers import RecognizerError
+
+        try:
+            settings = override(self.settings, speech={"adaptation": str(path)})
+            recognizer = recognizer_for(settings, self.vocab)
+        except (RecognizerError, ConfigError) as error:
+            log.warning("could not use the voice learnt in %s: %s", path, error)
+            return
+        with self._lock:
+            self._next_recognizer = recognizer
+
+    def _decode(self, audio: np.ndarray, context: frozenset[Phrase]) -> Transcript:
+        with self._decoding:
+            with self._lock:
+                new, self._next_recognizer = self._next_recognizer, None
+            if new is not None:
+                old, self.recognizer, self._applied = self.recognizer, new, None
+                _close(old)
+                log.info("recognising with the voice learnt during the game")
+            if context != self._applied:
+                self.recognizer.set_context(context)
+                self._applied = context
+            return self.recognizer.recognize(audio, RATE)
+
+    def _complete(self, audio: np.ndarray) -> bool:
+        """At a short pause: do the words so far already make a whole phrase? Then the
+        utterance ends there instead of after the full pause (a quicker answer)."""
+        with self._lock:
+            context = self._context
+        if not context:
+            return False
+        # The full answer, rival readings included: the recogniser keeps it, and the utterance
+        # that ends at this pause is this very audio, so the answer is ready when it ends.
+        transcript = self._decode(audio, context)
+        return bool(transcript.complete and transcript.nbest)
+
+    def _maybe_stop(self, utterance: Utterance) -> None:
+        """Speech over our own voice: only "Stopp"/"Ruhe" count, and they silence us."""
+        if self.speaker is None or not self._stop_phrases:
+            return
+        heard = self._recognise(utterance, self._stop_phrases)
+        if heard and self.vocab.normalize(heard[0][0]) in self._stop_phrases:
+            self.speaker.stop()
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self.listener.stop()
+        _close(self.recognizer)
+        with self._lock:
+            waiting, self._next_recognizer = self._next_recognizer, None
+        if waiting is not None:
+            _close(waiting)
+
+
+def _close(recognizer: Recognizer) -> None:
+    """Stop PocketSphinx's second decoder process (other recognisers have nothing to stop)."""
+    stop = getattr(recognizer, "close", None)
+    if callable(stop):
+        stop()

@@ -1,0 +1,1 @@
+"""Wiring: the App that puts a whole game together, web server included."""

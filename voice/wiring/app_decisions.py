@@ -1,0 +1,170 @@
+"""What the program decides around a game, apart from the adapters :mod:`voice.wiring.app` wires.
+
+The command line's plan becomes the game's set-up; an answer before the game (the computer's
+strength, the arbiter's approval) is read from what was typed or heard; the game keys are sorted
+into quitting, silencing and keys for the session; the session's outputs are sorted into what the
+blind player hears and what the terminal shows the arbiter. Pure: no terminal, microphone,
+loudspeaker, loop or clock in here, so each decision is tested without them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from voice.config import Settings
+from voice.rules.events import OutputEvent, Result, Say, Setup, Side
+from voice.rules.timecontrol import parse_time_control
+from voice.words.utterance import Heard, read_command
+from voice.words.vocabulary import Phrase, Vocabulary
+
+Mode = Literal["play", "assist"]
+Opponent = Literal["board", "engine"]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the user asked for on the command line."""
+
+    mode: Mode
+    opponent: Opponent = "board"
+    text: bool = False
+    speech: bool = True
+    web: bool = True
+    lan: bool = False
+    port: int | None = None
+    qr: bool = False
+    resume: Path | None = None
+    journal: Path | None = None
+    level: int | None = None
+    blind: Side | None = None
+    control: str | None = None
+    language: str | None = None
+    fen: str | None = None
+    laws: str | None = None  # --laws: the FIDE Laws edition (default [rules] edition)
+    deaf_opponent: bool = False
+
+
+# -- the set-up ---------------------------------------------------------------------------------
+
+
+def new_setup(plan: Plan, settings: Settings, language: str, date: str) -> Setup:
+    """A new game's set-up; raises TimeControlError when the time control cannot be read.
+
+    The language and the Laws are written into the journal's set-up line, so that a resumed
+    game goes on in the language and under the Laws it began with; so is the date (the
+    scoresheet's Date header).
+    """
+    extra: dict[str, Any] = {"app": plan.mode, "date": date}
+    if plan.deaf_opponent:
+        extra["deaf_opponent"] = True
+    control = plan.control or settings.clock.time_control
+    parse_time_control(control, settings.clock.presets)
+    return Setup(
+        mode="game",
+        blind=plan.blind or settings.session.blind,
+        time_control=control,
+        profile="tournament" if plan.mode == "assist" else "home",
+        fen=plan.fen,
+        language=language,
+        laws=plan.laws or settings.rules.edition,
+        extra=extra,
+    )
+
+
+def with_engine(setup: Setup, level: int, player: str) -> Setup:
+    """The set-up with the computer as the sighted side, named ``player`` on the scoresheet."""
+    sighted = "black" if setup.blind == "white" else "white"
+    extra = {**setup.extra, "opponent": "engine", "engine_level": level, sighted: player}
+    return replace(setup, extra=extra)
+
+
+# -- answers before the game --------------------------------------------------------------------
+
+
+def question_phrases(vocab: Vocabulary) -> frozenset[Phrase]:
+    """What a question before the game is answered with: yes, no and the numbers."""
+    words = [*vocab.commands.get("yes", ()), *vocab.commands.get("no", ())]
+    numbers = [(word,) for word in vocab.number_words]
+    return frozenset([*words, *numbers])
+
+
+def is_yes(vocab: Vocabulary, heard: Heard) -> bool:
+    if not heard:
+        return True  # Enter alone takes the suggestion
+    words = vocab.normalize(heard[0][0])
+    return words in vocab.commands.get("yes", ())
+
+
+def level_answer(vocab: Vocabulary, heard: Heard, default: int, levels: int) -> int | None:
+    """The strength asked for: "yes" (or Enter) takes ``default``, a number from one to
+    ``levels`` picks one; anything else is no answer (None), and the question is asked again."""
+    if is_yes(vocab, heard):
+        return default
+    for text, _ in heard:
+        command = read_command(vocab.normalize(text), vocab, numbers=True)
+        count = command.count if command is not None else None
+        if count is not None and 1 <= count <= levels:
+            return count
+    return None
+
+
+# -- during the game ----------------------------------------------------------------------------
+
+KeyDecision = Literal["quit", "ask_quit", "stop", "submit"]
+
+
+class QuitGuard:
+    """Quitting takes the quit key twice in a row; any other key or words in between cancel."""
+
+    def __init__(self) -> None:
+        self.asked = False
+
+    def key(self, action: str) -> KeyDecision:
+        """What a game key does: quit, ask to confirm, silence the speech, or go to the game."""
+        if action == "quit":
+            if self.asked:
+                return "quit"
+            self.asked = True
+            return "ask_quit"
+        self.asked = False
+        return "stop" if action == "stop" else "submit"
+
+    def spoken(self) -> None:
+        """The player said something: a quit asked before is no longer meant."""
+        self.asked = False
+
+
+@dataclass(frozen=True)
+class Line:
+    """A sentence the blind player hears (and the terminal prints), or, with ``arbiter``, a line
+    of the arbiter's log that the terminal shows at a tournament board."""
+
+    text: str
+    arbiter: bool = False
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the terminal shows of one batch of the session's outputs, in order, and whether
+    the batch holds the result."""
+
+    lines: tuple[Line, ...]
+    result: bool
+
+
+def shown(outputs: Sequence[OutputEvent], mode: Mode) -> Shown:
+    """The sentences for the blind player; the arbiter's lines only in ``assist`` (tournament)."""
+    lines: list[Line] = []
+    result = False
+    for out in outputs:
+        if isinstance(out, Say):
+            if out.to in ("blind", "all"):
+                lines.append(Line(out.text))
+            elif out.to == "arbiter" and mode == "assist":
+                lines.append(Line(out.text, arbiter=True))
+        elif isinstance(out, Result):
+            result = True
+    return Shown(tuple(lines), result)

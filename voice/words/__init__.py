@@ -1,0 +1,1 @@
+"""Words: pure; the language of the game, its vocabulary, phrases and catalogues."""
