@@ -98,6 +98,12 @@ class Terminal:
                 with contextlib.suppress(OSError):  # the child closed the terminal
                     self.seen += os.read(self.master, 4096).decode("utf-8", errors="replace")
         if self.process.poll() is None:
+            # Whether ^C could reach it: the child's blocked and ignored signals, and whether
+            # its process group is the terminal's foreground group.
+            status = Path(f"/proc/{self.process.pid}/status").read_text(encoding="utf-8")
+            signals = [line for line in status.splitlines() if line.startswith("Sig")]
+            foreground = os.tcgetpgrp(self.master) == os.getpgid(self.process.pid)
+            self.seen += f"\n{signals} foreground group: {foreground}\n"
             # Where it is stuck: voice-chess prints every thread's stack on SIGUSR1.
             self.process.send_signal(signal.SIGUSR1)
             until = time.monotonic() + 3
