@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from session_scripts import SCRIPTS, run, run_text, says
 
 from voice.config import Settings, override
 from voice.game.session import GameSession
-from voice.rules.events import BlindSpeech, KeyPress, Setup, SightedMove, Tick
+from voice.rules.events import (
+    BlindSpeech,
+    KeyPress,
+    ScriptError,
+    Setup,
+    SightedMove,
+    Tick,
+    parse_input,
+)
 
 
 def _session(settings: Settings, **extra: object) -> GameSession:
@@ -124,3 +133,17 @@ def test_setup_errors_name_the_key(settings: Settings) -> None:
         setup = Setup(mode="game", time_control="300", fen=fen, extra=fields)
         with pytest.raises(ScriptError, match=error):
             GameSession(setup, settings)
+
+
+def test_the_opponent_choosing_another_language_hears_the_game_in_it(settings: Settings) -> None:
+    """An ``opponent_language`` input (the page's language menu) switches what is said to the
+    sighted player; the blind player's sentences stay in theirs; it replays from the journal."""
+    out = run("opponent_chooses_english", settings)
+    assert says(out, "blind", 5.0) == ["Weiß bietet Remis an."]
+    assert says(out, "sighted", 5.0) == ["White offers a draw."]
+    assert says(out, "sighted", 6.0) == ["Arbiter: the clock is stopped."]
+
+
+def test_an_opponent_language_without_a_catalogue_is_a_script_error() -> None:
+    with pytest.raises(ScriptError, match="opponent_language"):
+        parse_input({"t": 1, "opponent_language": "xx"})

@@ -13,12 +13,13 @@ from browser import driver, square, wait_connected, wait_for_ply
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
-from web_harness import LiveGame, game, live_game
+from web_harness import LiveGame, game, live_game, page_socket, receive_until
+from websockets.sync.client import connect
 
 from voice.cli import build_parser
 from voice.cli._game import with_options
 from voice.config import Settings, override
-from voice.rules.events import MoveMade
+from voice.rules.events import MoveMade, Say
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 __all__ = ["driver", "game"]  # the shared fixtures this module uses
@@ -275,3 +276,30 @@ def test_the_command_line_sets_the_opponents_language(settings: Settings) -> Non
     assert with_options(args, settings).language.opponent == "fa"
     default = build_parser().parse_args(["play"])
     assert with_options(default, settings).language.opponent == settings.language.opponent
+
+
+def test_the_opponent_choosing_english_on_the_page_hears_the_game_in_english(
+    game: LiveGame,
+) -> None:
+    """The language chosen on the opponent's page (``?lang=en``) is what the game says to them
+    from then on, not only the page's own texts; the choice is journaled for a resume."""
+    game.play_moves("e2e4", "e7e5")
+    address = f"{game.ws_base}/ws/play?key={game.secrets.opponent}&lang=en"
+    with connect(address, open_timeout=5) as board:
+        receive_until(board, "state")
+        deadline = time.monotonic() + 10
+        while game.call(lambda: game.session.opponent_language) != "en":
+            assert time.monotonic() < deadline, "the page's choice never reached the game"
+            time.sleep(0.05)
+    game.play_moves("g1f3")
+    said = game.blind_says("Remis")  # offered after the own move (9.1.2.1)
+    to_opponent = [o.text for o in said if isinstance(o, Say) and o.to == "sighted"]
+    assert to_opponent == ["White offers a draw."]
+    assert '"opponent_language":"en"' in game.journal.path.read_text(encoding="utf-8")
+
+
+def test_a_page_without_a_chosen_language_changes_nothing(game: LiveGame) -> None:
+    with page_socket(game, "play", game.secrets.opponent) as board:
+        receive_until(board, "state")
+    assert "opponent_language" not in game.journal.path.read_text(encoding="utf-8")
+    assert game.call(lambda: game.session.opponent_language) == "de"

@@ -65,6 +65,7 @@ from voice.rules.events import (
     Flag,
     InputEvent,
     KeyPress,
+    OpponentLanguage,
     OutputEvent,
     Pause,
     Refused,
@@ -224,6 +225,8 @@ class GameSession(SessionBase):
                 self._on_key(event.what, t, out)
             case ArbiterAction():
                 self.arbiter.act(event, t, out)
+            case OpponentLanguage():
+                self.opponent_language = event.language
             case Pause():
                 self.arbiter.act(ArbiterAction(t, "pause"), t, out)
             case Resume():

@@ -123,6 +123,15 @@ class ArbiterAction:
 
 
 @dataclass(frozen=True)
+class OpponentLanguage:
+    """The sighted opponent chose the language of their page: what the session says to them
+    from now on is in it (journaled, so a resumed game goes on in the language chosen)."""
+
+    t_ms: int
+    language: str
+
+
+@dataclass(frozen=True)
 class ClockPress:
     """Talking-clock mode: the player of ``side`` pressed their clock button."""
 
@@ -156,7 +165,16 @@ class Tick:
 
 
 InputEvent = (
-    BlindSpeech | SightedMove | KeyPress | ArbiterAction | ClockPress | Ask | Pause | Resume | Tick
+    BlindSpeech
+    | SightedMove
+    | KeyPress
+    | ArbiterAction
+    | OpponentLanguage
+    | ClockPress
+    | Ask
+    | Pause
+    | Resume
+    | Tick
 )
 
 # -- outputs ----------------------------------------------------------------------------------
@@ -343,6 +361,13 @@ def parse_input(obj: dict[str, Any]) -> InputEvent:
         if not isinstance(raw, dict) or not isinstance(raw.get("action"), str):
             raise ScriptError('"arbiter" must be an object with an "action"')
         return ArbiterAction(t, raw["action"], {k: v for k, v in raw.items() if k != "action"})
+    if "opponent_language" in obj:
+        language = obj["opponent_language"]
+        if language not in languages():
+            raise ScriptError(
+                f'"opponent_language" must be one of {", ".join(languages())}, not {language!r}'
+            )
+        return OpponentLanguage(t, language)
     if "press" in obj:
         return ClockPress(t, _side(obj["press"], '"press"'))
     if "ask" in obj:
@@ -370,6 +395,8 @@ def input_to_json(event: InputEvent) -> dict[str, Any]:
             out["key"] = key
         case ArbiterAction(action=action, params=params):
             out["arbiter"] = {"action": action, **params}
+        case OpponentLanguage(language=language):
+            out["opponent_language"] = language
         case ClockPress(side=side):
             out["press"] = side
         case Ask(what=what):

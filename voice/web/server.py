@@ -20,7 +20,7 @@ import re
 import socket
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 import uvicorn
@@ -36,6 +36,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from voice.config import Settings
 from voice.rules.approval import SetupApproval
+from voice.rules.events import OpponentLanguage
 from voice.runtime.host import GameHost
 from voice.web import inputs
 from voice.web.hub import CLOSE_FULL, Client, Hub
@@ -250,6 +251,10 @@ def create_app(
             await websocket.close(code=CLOSE_FULL)
             return
         client = hub.join(websocket, role, text("error.replaced", shown), shown)
+        chose = "lang" in websocket.query_params and shown != game.session.opponent_language
+        if role == "opponent" and chose:
+            # The opponent chose their page's language: what the game says to them follows it.
+            await host.submit(partial(OpponentLanguage, language=shown))
         try:
             while not client.closing:
                 frame = await websocket.receive()
