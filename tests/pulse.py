@@ -136,6 +136,9 @@ class PulseAudio:
                     "--exit-idle-time=-1",
                     "--use-pid-file=no",
                     "--disallow-exit",
+                    # Ahead of the test workers for the CPU (root may raise it): a daemon that
+                    # waits behind them underruns, and the recordings get gaps.
+                    "--high-priority=yes",
                 ],
                 env=env,
                 stdout=log,

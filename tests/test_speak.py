@@ -117,7 +117,9 @@ def test_german_speech_appears_on_the_loudspeaker(pulse: PulseAudio, speaker: Sp
         f"sound on the loudspeaker {1000 * (onset - asked):.0f} ms after say() "
         f"(the clip itself starts with {1000 * _lead_in(sent, rate):.0f} ms of silence)"
     )
-    heard = heard_between(rec, start.at - 0.1, end.at + 0.1)
+    # A wide window (see the earcon test): quiet around the speech does not lower the
+    # similarity, and on a loaded machine the events drift from the recording's times.
+    heard = heard_between(rec, start.at - 0.5, end.at + 0.5)
     assert similarity(heard, resample(sent, rate, 16000)) > 0.9
     # the start and end times the half-duplex gate relies on match the clip's length
     assert abs((end.at - start.at) - len(sent) / rate) < 0.1
