@@ -83,15 +83,17 @@ def start_once(command: Sequence[str], marker: str, folder: Path) -> Start:
     while not seen.is_set() and process.poll() is None and time.monotonic() < deadline:
         seen.wait(0.05)
     started_s = time.monotonic() - began if seen.is_set() else None
+
+    def tail() -> str:
+        return "\n".join(lines[-15:])
+
     if process.poll() is not None:
         reader.join(5)
-        code = process.returncode
-        outcome: Outcome = "died" if code < 0 else "failed"
-        return Start(outcome, code, started_s, None, "\n".join(lines[-15:]))
+        return _failed(process.returncode, started_s, None, tail())
     if started_s is None:
         process.kill()
         process.wait()
-        return Start("no start", None, None, None, "\n".join(lines[-15:]))
+        return Start("no start", None, None, None, tail())
     interrupted = time.monotonic()
     process.send_signal(signal.SIGINT)
     try:
@@ -99,13 +101,17 @@ def start_once(command: Sequence[str], marker: str, folder: Path) -> Start:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
-        return Start("no end", None, started_s, None, "\n".join(lines[-15:]))
+        return Start("no end", None, started_s, None, tail())
     ended_s = time.monotonic() - interrupted
     reader.join(5)
     if code == 0:
         return Start("clean", code, started_s, ended_s, "")
-    outcome = "died" if code < 0 else "failed"
-    return Start(outcome, code, started_s, ended_s, "\n".join(lines[-15:]))
+    return _failed(code, started_s, ended_s, tail())
+
+
+def _failed(code: int, started_s: float | None, ended_s: float | None, tail: str) -> Start:
+    """A start that ended by itself or badly: killed by a signal (negative status) or not."""
+    return Start("died" if code < 0 else "failed", code, started_s, ended_s, tail)
 
 
 def run(

@@ -91,12 +91,7 @@ class Terminal:
         """The exit code, reading what the clock still prints meanwhile: a pty whose reader
         stops reading can block the writer (the clock restores the terminal with TCSADRAIN,
         which waits until its output has been taken)."""
-        deadline = time.monotonic() + DEADLINE_S
-        while self.process.poll() is None and time.monotonic() < deadline:
-            ready, _, _ = select.select([self.master], [], [], 0.1)
-            if ready:
-                with contextlib.suppress(OSError):  # the child closed the terminal
-                    self.seen += os.read(self.master, 4096).decode("utf-8", errors="replace")
+        self._read_for(DEADLINE_S, until_exit=True)
         if self.process.poll() is None:
             # Whether ^C could reach it: the child's blocked and ignored signals, and whether
             # its process group is the terminal's foreground group.
@@ -106,17 +101,21 @@ class Terminal:
             self.seen += f"\n{signals} foreground group: {foreground}\n"
             # Where it is stuck: voice-chess prints every thread's stack on SIGUSR1.
             self.process.send_signal(signal.SIGUSR1)
-            until = time.monotonic() + 3
-            while time.monotonic() < until:
-                ready, _, _ = select.select([self.master], [], [], 0.1)
-                if ready:
-                    with contextlib.suppress(OSError):
-                        self.seen += os.read(self.master, 65536).decode("utf-8", "replace")
+            self._read_for(3, until_exit=False)
             # Also kept in a file: a message can be cut from a CI log.
             dump = Path(tempfile.gettempdir()) / "voice-chess-clock-hang.txt"
             dump.write_text(self.seen, encoding="utf-8")
             raise AssertionError(f"still running after ^C\n--- terminal ---\n{self.seen}")
         return self.process.wait(timeout=1)
+
+    def _read_for(self, seconds: float, *, until_exit: bool) -> None:
+        """Take what the terminal shows for ``seconds`` (or until the clock exits)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and not (until_exit and self.process.poll() is not None):
+            ready, _, _ = select.select([self.master], [], [], 0.1)
+            if ready:
+                with contextlib.suppress(OSError):  # the child closed the terminal
+                    self.seen += os.read(self.master, 65536).decode("utf-8", errors="replace")
 
     def close(self) -> None:
         if self.process.poll() is None:

@@ -297,7 +297,7 @@ class GameSession(SessionBase):
             self.emit(out, Say(t, text, to))
         if self.sheet.entries:
             for to, language in self.audiences():
-                moves = self.sheet.spoken_lines(language, list(self.sheet.entries[-2:]))
+                moves = ann.last_moves_words(self.sheet, 2, language)
                 self.emit(out, Say(t, game_message(language, "resume.last", moves=moves), to))
         if self.pending is not None:
             self.tell(out, t, "resume.pending", question=self._pending_question())
