@@ -303,3 +303,15 @@ def test_a_page_without_a_chosen_language_changes_nothing(game: LiveGame) -> Non
         receive_until(board, "state")
     assert "opponent_language" not in game.journal.path.read_text(encoding="utf-8")
     assert game.call(lambda: game.session.opponent_language) == "de"
+
+
+def test_an_unknown_page_language_changes_nothing_in_the_game(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """``?lang=xx`` shows the page in its default language and leaves the game's alone (here a
+    game whose opponent hears English while the page's default is German)."""
+    with live_game(settings, tmp_path, extra={"opponent_language": "en"}) as running:
+        address = f"{running.ws_base}/ws/play?key={running.secrets.opponent}&lang=xx"
+        with connect(address, open_timeout=5) as board:
+            receive_until(board, "state")
+        assert running.call(lambda: running.session.opponent_language) == "en"

@@ -251,7 +251,8 @@ def create_app(
             await websocket.close(code=CLOSE_FULL)
             return
         client = hub.join(websocket, role, text("error.replaced", shown), shown)
-        chose = "lang" in websocket.query_params and shown != game.session.opponent_language
+        # Only a language the page really asked for (an unknown ?lang= shows the default).
+        chose = websocket.query_params.get("lang") == shown != game.session.opponent_language
         if role == "opponent" and chose:
             # The opponent chose their page's language: what the game says to them follows it.
             await host.submit(partial(OpponentLanguage, language=shown))
