@@ -510,7 +510,7 @@ def babble_plan(target: Item, bank: Sequence[Item], rng: random.Random) -> list[
     return chosen
 
 
-def _synthesize(item: Item, folder: Path) -> Path:
+def synthesize(item: Item, folder: Path) -> Path:
     """espeak-ng → 16 kHz mono WAV (sox resamples; -G avoids clipping, -R makes its dither
     repeatable, so that the same seed gives the same figures)."""
     raw = folder / f"{item.ident}.raw.wav"
@@ -526,7 +526,7 @@ def _synthesize(item: Item, folder: Path) -> Path:
     return out
 
 
-def _noise(kind: str, seconds: float, folder: Path, seed: int) -> np.ndarray:
+def room_noise(kind: str, seconds: float, folder: Path, seed: int) -> np.ndarray:
     """Repeatable sox noise (``-R``) at 16 kHz as float samples."""
     path = folder / f"{kind}-{seed}.wav"
     if not path.exists():
@@ -786,12 +786,12 @@ def _run(
         paths = dict(
             zip(
                 [item.ident for item in spoken],
-                pool.map(lambda item: _synthesize(item, folder), spoken),
+                pool.map(lambda item: synthesize(item, folder), spoken),
                 strict=True,
             )
         )
     talker_audio = {item.ident: load_for_recognition(paths[item.ident]) for item in talkers}
-    noise = _noise("pinknoise", 60.0, folder, seed)
+    noise = room_noise("pinknoise", 60.0, folder, seed)
     rng = np.random.default_rng(seed)
     babble_rng = random.Random(seed + 2)
     speakers = [*voices, *(ACCENTS if accented else ())]
@@ -914,7 +914,7 @@ def _run(
         start = int(rng.integers(0, RATE * 60 - length))
         if NOISE not in names:
             continue
-        clip = _noise(kind, 60.0, folder, seed + index)
+        clip = room_noise(kind, 60.0, folder, seed + index)
         level = 0.05 + 0.9 * (index % 7) / 6
         audio = to_int16(clip[start : start + length] * level)
         fen = moves[index % len(moves)].fen if moves else chess.STARTING_FEN
@@ -979,7 +979,7 @@ def _enrol_voices(
             )
         ]
         with ThreadPoolExecutor(max_workers=2) as pool:
-            paths = list(pool.map(lambda item: _synthesize(item, folder), items))
+            paths = list(pool.map(lambda item: synthesize(item, folder), items))
         samples = [
             Sample(load_for_recognition(path), item.phrase)
             for item, path in zip(items, paths, strict=True)

@@ -1,9 +1,10 @@
 """The benchmarks' command, run from the repository as ``python -m benchmarks WHAT``.
 
-``asr``: recognition accuracy and latency on a synthesized corpus; ``starts``: how often
-``voice-chess play`` starts and ends cleanly; ``web``: click-to-announcement latency of the web
-board (:mod:`benchmarks.cli_web`). They need the repository and the test extras, so they are
-not part of the installed program.
+``asr``: recognition accuracy and latency on a synthesized corpus; ``latency``: end of speech to
+the spoken answer through the whole program on virtual audio devices (:mod:`benchmarks.latency`);
+``starts``: how often ``voice-chess play`` starts and ends cleanly; ``web``: click-to-announcement
+latency of the web board (:mod:`benchmarks.cli_web`). They need the repository and the test
+extras, so they are not part of the installed program.
 
 Prints per condition (clean; pink noise and babble at 10 and 5 dB signal-to-noise ratio over the
 whole recording; a reverberant hall; accented German) how many utterances became the right
@@ -147,6 +148,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="first let each voice play N moves of its own and learn from those a game would "
         "have played, with the words heard, as after a game (PocketSphinx)",
     )
+    latency = kinds.add_parser(
+        "latency",
+        help="end of speech to the spoken answer, through 'voice-chess play' on virtual devices",
+    )
+    latency.add_argument(
+        "--moves", type=int, default=20, help="moves said in each condition (default 20)"
+    )
+    latency.add_argument("--seed", type=int, default=2026, help="seed (default 2026)")
     web = kinds.add_parser("web", help=cli_web.HELP, description=cli_web.HELP)
     cli_web.add_arguments(web)
     return parser
@@ -171,6 +180,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return _starts(args, settings)
     if args.bench == "web":
         return cli_web.run(args, settings)
+    if args.bench == "latency":
+        return _latency(args, settings)
     from benchmarks import asr
 
     count = args.count or (30 if args.quick else 200)
@@ -233,3 +244,32 @@ def _starts(args: argparse.Namespace, settings: Settings) -> int:
     )
     print(starts.format_report(report))
     return 0 if report.count("clean") == args.runs else 1
+
+
+def _latency(args: argparse.Namespace, settings: Settings) -> int:
+    """End of speech to the answer; needs pulseaudio, espeak-ng, sox and Stockfish."""
+    import shutil
+
+    from benchmarks import latency
+
+    missing = [t for t in ("pulseaudio", "pactl", "espeak-ng", "sox") if not shutil.which(t)]
+    if missing:
+        print(f"{PROG} latency: needs {', '.join(missing)} (Debian packages)", file=sys.stderr)
+        return 2
+    if args.moves < 1:
+        print(f"{PROG} latency: --moves must be at least 1", file=sys.stderr)
+        return 2
+    vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+    try:
+        report = latency.run(
+            settings,
+            vocab,
+            moves=args.moves,
+            seed=args.seed,
+            progress=lambda text: print(text, file=sys.stderr, flush=True),
+        )
+    except (RuntimeError, OSError) as error:
+        print(f"{PROG} latency: {error}", file=sys.stderr)
+        return 1
+    print(latency.format_report(report))
+    return 0

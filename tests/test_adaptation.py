@@ -128,7 +128,7 @@ def test_enrolment_with_twelve_moves_teaches_the_recogniser_a_voice(
         for item in asr.make_items(20, vocab, 12, voices=[voice])
     ]
     for item in [*enrol, *test]:
-        asr._synthesize(item, tmp_path)
+        asr.synthesize(item, tmp_path)
     samples = [
         Sample(load_for_recognition(tmp_path / f"{item.ident}.wav"), item.phrase) for item in enrol
     ]
@@ -172,7 +172,7 @@ def test_long_enrolment_moves_are_aligned_not_skipped(tmp_path: Path, vocab: Voc
             "piece",
         ),
     ]
-    samples = [Sample(load_for_recognition(asr._synthesize(i, tmp_path)), i.phrase) for i in items]
+    samples = [Sample(load_for_recognition(asr.synthesize(i, tmp_path)), i.phrase) for i in items]
     model = adaptation._model(model_dir())
     results = adaptation._align(samples, vocab, Lexicon.load(), model)
     assert len(results) == 2 and None not in results

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 from pulse import espeak, noise
 
+from benchmarks import rooms
 from voice.speech.listen import RATE, EndPointer, Utterance
 
 MOVE = "Springer Felix drei"
@@ -107,3 +108,60 @@ def test_the_check_runs_early_but_only_the_full_early_pause_ends_a_complete_phra
     assert len(asked) == 2  # at the short pause (too short to end) and at the final one
     assert len(got) == 1
     assert len(got[0].audio) == asked[-1]
+
+
+def babble(seconds: float, level: float) -> np.ndarray:
+    """Three other people talking on at once, each pausing between sentences (other espeak-ng
+    voices, other sentences; :func:`benchmarks.rooms.babble` mixes them), with an RMS of
+    ``level`` (int16 units): the noise of a club room."""
+    talkers = [
+        np.concatenate([espeak(text, voice, speed), silence(pause)])
+        for text, voice, speed, pause in (
+            ("Hast du das Spiel gestern gesehen?", "de+m3", 150, 0.7),
+            ("Das Wetter ist heute sehr schön.", "de+f2", 170, 1.1),
+            ("Wann beginnt die nächste Runde?", "de+m5", 140, 0.5),
+        )
+    ]
+    mixed = rooms.babble(talkers, int(seconds * RATE), [0, 9000, 21000])
+    return np.asarray(mixed * level / np.sqrt(np.mean(mixed**2)), dtype=np.float64)
+
+
+def test_a_move_said_while_others_talk_on_is_delivered() -> None:
+    """Babble that began before the words and goes on after them is loud and voiced: by the
+    room's floor alone the utterance ran on to the ten-second limit and was dropped, and the
+    move was never answered. A frame far below the utterance's loudest is a pause (issue 18)."""
+    speech = espeak(MOVE)
+    first, last = bounds(speech)
+    words = np.concatenate([speech, silence(3.0)])
+    level = float(np.sqrt(np.mean(words.astype(np.float64) ** 2))) / 10 ** (10 / 20)
+    room = babble(12.0 + len(words) / RATE, level)  # 10 dB below the words and the pause
+    audio = np.clip(room + np.concatenate([silence(12.0), words]), -32768, 32767)
+    pointer = EndPointer()
+    delivered: list[tuple[float, Utterance]] = []
+    step = RATE // 50
+    for start in range(0, len(audio), step):
+        for utterance in pointer.push(audio[start : start + step].astype(np.int16), start / RATE):
+            delivered.append(((start + step) / RATE, utterance))
+    said = [(at, u) for at, u in delivered if u.started_at <= 12.0 + first + 0.1 < u.ended_at]
+    assert said, "the move was never delivered"
+    at, utterance = said[0]
+    assert utterance.ended_at >= 12.0 + last - 0.1, "the words were cut"
+    assert at - (12.0 + last) < 3.0  # answered while the others still talk
+
+
+def test_a_soft_last_sound_in_noise_is_kept_though_it_ends_the_words() -> None:
+    """A last sound far below the loudest vowel (but above the room's noise) no longer keeps
+    the utterance going; the utterance keeps the longer post-roll, so the recogniser hears it."""
+    rng = np.random.default_rng(3)
+    room = rng.normal(0, 120, int(3.0 * RATE))
+    tone = np.sin(np.arange(int(0.6 * RATE)) * 2 * np.pi * 150 / RATE) * 12000
+    soft = rng.normal(0, 1200, int(0.12 * RATE))  # 17 dB below the tone, 20 dB above the room
+    audio = room.copy()
+    audio[RATE : RATE + len(tone)] += tone
+    audio[RATE + len(tone) : RATE + len(tone) + len(soft)] += soft
+    got = cut(audio.astype(np.int16))
+    assert len(got) == 1
+    tone_end = 100.0 + 1.0 + len(tone) / RATE
+    assert abs(got[0].ended_at - tone_end) <= 0.04  # the soft sound is a pause...
+    kept_until = got[0].started_at - got[0].lead + len(got[0].audio) / RATE
+    assert kept_until >= tone_end + len(soft) / RATE + 0.05  # ...but it is kept

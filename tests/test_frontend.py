@@ -42,7 +42,7 @@ def noisy_utterance(tmp_path_factory: pytest.TempPathFactory) -> tuple[np.ndarra
     the same with pink noise 10 dB below it over the whole recording."""
     folder = tmp_path_factory.mktemp("frontend")
     clean = rooms.pad(synthesize("Springer Felix drei", folder), 1.0)
-    noise = asr._noise("pinknoise", 10.0, folder, seed=7)
+    noise = asr.room_noise("pinknoise", 10.0, folder, seed=7)
     return clean, rooms.mix_whole(clean, noise, 10.0)
 
 

@@ -322,7 +322,7 @@ def test_learning_from_play_keeps_what_a_game_would_play_with_the_words_heard(
     talk = asr.non_chess_items(5, [moves[0].fen], repeats=1, voices=("de",))[:2]
     items = [*moves, *talk]
     samples = [
-        Sample(asr.load_for_recognition(asr._synthesize(item, tmp_path)), item.phrase)
+        Sample(asr.load_for_recognition(asr.synthesize(item, tmp_path)), item.phrase)
         for item in items
     ]
     kept = asr._played(samples, items, vocab, SphinxRecognizer(vocab, parallel=False), settings)

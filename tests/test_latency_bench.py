@@ -1,0 +1,76 @@
+"""The latency benchmark (``python -m benchmarks latency``, issue 18 §4): end of speech to the
+first sound of the spoken answer, through the whole program on the virtual devices.
+
+The figures are measured, never asserted (the machines are shared); the tests prove that every
+move said gets an answer that is timed, and that the noisy condition is built as a room makes it.
+"""
+
+from __future__ import annotations
+
+import chess
+import numpy as np
+import pytest
+from pulse import PulseAudio
+
+from benchmarks import latency, rooms
+from voice.config import load_settings
+from voice.speech.wavio import RATE
+from voice.words.vocabulary import Vocabulary
+
+
+def _vocab() -> Vocabulary:
+    settings = load_settings(look_in_user_dir=False)
+    return Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+
+
+def test_noise_runs_before_during_and_after_the_words_at_the_ratio_named() -> None:
+    words = (np.sin(np.arange(RATE) / 5.0) * 8000).astype(np.int16)
+    rng = np.random.default_rng(1)
+
+    def noise(length: int) -> np.ndarray:
+        return rng.normal(0, 0.1, length)
+
+    quiet, start = latency.clip(words, None, noise)
+    assert start == 0 and len(quiet) == RATE + int(latency.PAUSE_S * RATE)
+    noisy, start = latency.clip(words, 10.0, noise)
+    assert start == int(latency.LEAD_S * RATE)
+    lead = noisy[:start].astype(np.float64)
+    assert np.sqrt(np.mean(lead**2)) > 100, "the room is noisy before the words"
+    added = noisy[start:].astype(np.float64) - quiet
+    ratio = 10 * np.log10(np.mean(quiet.astype(np.float64) ** 2) / np.mean(added**2))
+    assert abs(ratio - 10.0) < 0.5
+    assert rooms.speech_snr_db(quiet, added / 32768) > 10.0  # the speech frames stand higher
+
+
+def test_answers_are_told_apart_by_what_was_printed() -> None:
+    vocab, board = _vocab(), chess.Board()
+    assert latency.answer_kind("Springer Felix drei", "Springer Felix drei", board, vocab) == (
+        "played"
+    )
+    assert latency.answer_kind("Springer Felix drei?", "Springer Felix drei", board, vocab) == (
+        "asked"
+    )
+    assert latency.answer_kind("Springer Hector drei", "Springer Felix drei", board, vocab) == (
+        "other move"
+    )
+    assert latency.answer_kind("Nicht verstanden.", "Springer Felix drei", board, vocab) == (
+        "refused"
+    )
+    assert latency.answer_kind("", "Springer Felix drei", board, vocab) == "silent"
+
+
+@pytest.mark.audio
+@pytest.mark.slow
+def test_every_move_said_to_the_program_is_answered_aloud_and_timed(pulse: PulseAudio) -> None:
+    settings = load_settings(look_in_user_dir=False)
+    report = latency.run(settings, _vocab(), moves=2, pulse=pulse)
+    assert [t.condition for t in report.trials] == ["clean", "pink10", "babble10"] * 2
+    for trial in report.trials:
+        if trial.condition == "clean":
+            assert trial.answer != "silent", trial
+        if trial.answer != "silent":  # in noise, words that start no utterance are a finding
+            assert trial.latency_ms is not None and trial.latency_ms > 0, trial
+    assert report.peak_rss_mb > 50
+    text = latency.format_report(report)
+    assert "babble10" in text and "pink10" in text and "target: p95 <= 400 ms" in text
+    print("\n" + text)
