@@ -289,6 +289,8 @@ class Tally:
     """Choices offered with the right move among them."""
     speech_snr: list[float] = field(default_factory=list)
     """With noise: the signal-to-noise ratio over the speech frames alone, per utterance."""
+    unheard: int = 0
+    """With ``--room``: moves the end-pointer never delivered (part of rejected)."""
 
     @property
     def count(self) -> int:
@@ -584,6 +586,8 @@ class Report:
     """The noise suppressor every utterance went through first (:mod:`benchmarks.frontend`)."""
     frontend_ms: list[float] = field(default_factory=list)
     """Its time per utterance."""
+    room: bool = False
+    """Moves heard as in a room, through the end-pointer (``--room``)."""
 
 
 def outcome(decision: Decision, move: chess.Move | None, meant: str | None) -> str:
@@ -665,6 +669,7 @@ def run(
     pitches: tuple[int, int, int] = PITCHES,
     repeats: int = 3,
     frontend: str = "none",
+    room: bool = False,
 ) -> Report:
     """Generate the corpus, decode every utterance in every condition, tally the outcomes.
 
@@ -689,7 +694,12 @@ def run(
     heard as (wrong ones included), as after a game (:mod:`voice.speech.learning`).
 
     ``frontend`` names a noise suppressor (:data:`benchmarks.frontend.KINDS`) that every decoded
-    utterance (moves in every condition, sentences, noise) goes through before the recogniser."""
+    utterance (moves in every condition, sentences, noise) goes through before the recogniser.
+
+    ``room``: every move (clean, in noise, in the hall, accented) is heard as in a room, through
+    the program's end-pointer: :func:`benchmarks.rooms.in_room` puts the noise 5 s before the
+    words and 1.5 s after them, :func:`benchmarks.rooms.endpoint` cuts the utterance; a move it
+    never delivers counts as rejected (and "unheard")."""
     if shutil.which("espeak-ng") is None or shutil.which("sox") is None:
         raise RuntimeError("the benchmark needs espeak-ng and sox (apt-get install espeak-ng sox)")
     unknown = [name for name in conditions if name not in SELECTABLE]
@@ -717,6 +727,7 @@ def run(
             pitches,
             repeats,
             frontend,
+            room,
         )
     finally:
         if keep is None:
@@ -748,6 +759,7 @@ def _run(
     pitches: tuple[int, int, int],
     repeats: int,
     frontend: str,
+    room: bool = False,
 ) -> Report:
     # First, so that a missing model or a bad lexicon file is reported before the corpus is made.
     shipped = settings.model_copy(
@@ -821,7 +833,19 @@ def _run(
     kinds = word_kinds(vocab)
     frontend_ms: list[float] = []
 
-    def decode(item: Item, audio: np.ndarray, condition: str, snr: float | None = None) -> None:
+    def decode(
+        item: Item, audio: np.ndarray | None, condition: str, snr: float | None = None
+    ) -> None:
+        if audio is None:  # --room: the end-pointer never delivered the words
+            tallies[condition].outcomes["rejected"] += 1
+            tallies[condition].unheard += 1
+            by_voice[item.voice][condition]["rejected"] += 1
+            if condition == "clean":
+                by_category[item.category]["rejected"] += 1
+            failures.append(
+                f"{condition:9s} unheard  {item.voice:10s} said {' '.join(item.phrase)!r}"
+            )
+            return
         board = chess.Board(item.fen)
         if item.fen not in contexts:
             contexts[item.fen] = position_phrases(board, vocab)
@@ -873,6 +897,9 @@ def _run(
         item: Item, path: Path, offset: int, plan: list[Item], starts: list[int]
     ) -> Callable[[], None]:
         def run() -> None:
+            if room:
+                in_a_room(item, path, offset, plan, starts)
+                return
             clean = rooms.pad(load_for_recognition(path))
             if "clean" in chosen:
                 decode(item, clean, "clean")
@@ -892,6 +919,44 @@ def _run(
 
         return run
 
+    def in_a_room(item: Item, path: Path, offset: int, plan: list[Item], starts: list[int]) -> None:
+        """--room: each condition as a room makes it, cut by the end-pointer."""
+        words = load_for_recognition(path)
+        loud = np.flatnonzero(np.abs(words.astype(np.int32)) > 300)
+        first, last = (loud[0], loud[-1] + 1) if len(loud) else (0, len(words))
+        for condition in ("clean", *NOISE_SNR):
+            if condition not in chosen:
+                continue
+            kind, snr_db = NOISE_SNR.get(condition, ("", None))
+            if kind == "babble":
+                voices_heard = [talker_audio[t.ident] for t in plan]
+                fill = partial(rooms.babble, voices_heard, starts=starts)
+            else:
+                fill = partial(pink_stretch, noise, offset=offset)
+            sound, lead = rooms.in_room(words, snr_db, fill)
+            span = ((lead + first) / RATE, (lead + last) / RATE)
+            cut = rooms.endpoint(sound, *span, pre_roll=listener.pre_roll_s)
+            decode(item, cut, condition)
+        if "hall" in chosen:
+            pause = np.zeros(int(rooms.ROOM_PAUSE_S * RATE), dtype=np.int16)
+            sound = np.concatenate([rooms.hall(path, folder), pause])
+            span = ((first / RATE) + rooms.PAD_S, (last / RATE) + rooms.PAD_S)
+            decode(item, rooms.endpoint(sound, *span, pre_roll=listener.pre_roll_s), "hall")
+
+    def accented_work(item: Item, path: Path) -> Callable[[], None]:
+        if not room:
+            return padded_work(item, path, "accented")
+
+        def run() -> None:
+            words = load_for_recognition(path)
+            loud = np.flatnonzero(np.abs(words.astype(np.int32)) > 300)
+            first, last = (loud[0], loud[-1] + 1) if len(loud) else (0, len(words))
+            sound, lead = rooms.in_room(words, None, np.zeros)
+            span = ((lead + first) / RATE, (lead + last) / RATE)
+            decode(item, rooms.endpoint(sound, *span, listener.pre_roll_s), "accented")
+
+        return run
+
     def padded_work(item: Item, path: Path, condition: str) -> Callable[[], None]:
         # Read when decoded: a long --sentences file held in memory at once would swell the
         # peak memory the benchmark reports.
@@ -905,7 +970,7 @@ def _run(
         job = move_work(item, paths[item.ident], offset, plan, starts)
         work.append((item.voice, job))
     for item in accented:
-        work.append((item.voice, padded_work(item, paths[item.ident], "accented")))
+        work.append((item.voice, accented_work(item, paths[item.ident])))
     for item in others:
         work.append((item.voice, padded_work(item, paths[item.ident], SPEECH)))
     for index in range(max(10, count // 10)):
@@ -949,6 +1014,7 @@ def _run(
         recognizer.describe(),
         frontend,
         frontend_ms,
+        room,
     )
 
 
@@ -1172,8 +1238,8 @@ def format_report(
     for name, tally in report.tallies.items():
         if not tally.count:
             continue
-        p50 = statistics.median(tally.decode_ms)
-        p95 = _percentile(tally.decode_ms, 95)
+        p50 = statistics.median(tally.decode_ms) if tally.decode_ms else 0.0
+        p95 = _percentile(tally.decode_ms, 95) if tally.decode_ms else 0.0
         if name in CONDITIONS:
             snr = f"{statistics.median(tally.speech_snr):.1f} dB" if tally.speech_snr else "-"
             lines.append(
@@ -1196,6 +1262,16 @@ def format_report(
         "offered by number, (right): the right one among them · SNR sp.: median signal-to-noise",
         "ratio over the speech frames alone (the names give it over the whole recording)",
     ]
+    if report.room:
+        unheard = ", ".join(
+            f"{name} {tally.unheard}"
+            for name, tally in report.tallies.items()
+            if name in CONDITIONS
+        )
+        lines += [
+            "moves heard as in a room (--room): noise 5 s before the words and 1.5 s after, the",
+            f"end-pointer cuts them; never delivered (part of rejected): {unheard}",
+        ]
     found = targets(report)
     if found:
         lines += ["", f"{'targets':48s} measured"]
@@ -1272,7 +1348,8 @@ def figures(
             "decode_ms_median": round(statistics.median(tally.decode_ms), 1)
             if tally.decode_ms
             else 0.0,
-            "decode_ms_p95": round(_percentile(tally.decode_ms, 95), 1),
+            "decode_ms_p95": round(_percentile(tally.decode_ms, 95), 1) if tally.decode_ms else 0.0,
+            "unheard": tally.unheard,
             "speech_frame_snr_db_median": round(statistics.median(tally.speech_snr), 2)
             if tally.speech_snr
             else None,
@@ -1281,6 +1358,7 @@ def figures(
         "backend": backend,
         "recognizer": report.recognizer,
         "frontend": report.frontend,
+        "room": report.room,
         "frontend_ms_median": round(statistics.median(report.frontend_ms), 1)
         if report.frontend_ms
         else 0.0,

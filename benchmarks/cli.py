@@ -109,6 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="comma-separated, of " + ",".join(CONDITION_NAMES) + " (default: all)",
     )
     asr.add_argument(
+        "--room",
+        action="store_true",
+        help="hear every move as in a room: noise 5 s before the words and 1.5 s after, cut by "
+        "the program's end-pointer (a move it never delivers counts as rejected and unheard)",
+    )
+    asr.add_argument(
         "--frontend",
         choices=FRONTEND_NAMES,
         default="none",
@@ -209,6 +215,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             conditions=args.conditions or tuple(asr.SELECTABLE),
             repeats=1 if args.quick else 3,
             frontend=args.frontend,
+            room=args.room,
         )
     except (RecognizerError, RuntimeError, LexiconError, OSError) as error:
         print(f"{PROG} asr: {error}", file=sys.stderr)

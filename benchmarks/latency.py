@@ -53,13 +53,6 @@ CONDITIONS: dict[str, tuple[str, float] | None] = {
 after them (None: a quiet room). Babble is three other voices talking on (the ASR benchmark's
 sentences, :func:`benchmarks.asr.babble_bank`)."""
 
-PAUSE_S = 1.5
-"""Quiet (or noise) after the words: longer than the end-pointer's longest pause."""
-
-LEAD_S = 5.0
-"""Noise before the words: a room is noisy before anyone speaks, and the end-pointer's noise
-floor follows it within a few seconds (with 2 s, noise that had just begun still kept some
-utterances going until it stopped)."""
 
 LINE_DEADLINE_S = 20.0
 QUIET_S = 1.0
@@ -171,24 +164,6 @@ def first_sound_after(heard: Recording, since: float, deadline_s: float = 5.0) -
     return None
 
 
-def clip(
-    words: np.ndarray, snr_db: float | None, noise: Callable[[int], np.ndarray]
-) -> tuple[np.ndarray, int]:
-    """(The sound to play, where the words begin in it.) Quiet: the words and a pause. With
-    noise (``noise(length)`` gives it as floats): :data:`LEAD_S` of noise, the words, the
-    pause, with the noise going on throughout, at ``snr_db`` below the power of the words and
-    the pause (as the ASR benchmark measures it over a recording)."""
-    whole = np.concatenate([words, np.zeros(int(PAUSE_S * RATE), dtype=np.int16)])
-    if snr_db is None:
-        return whole, 0
-    lead = int(LEAD_S * RATE)
-    stretch = noise(lead + len(whole))
-    added = rooms.scaled_noise(whole, stretch[lead:], snr_db)
-    gain = float(np.std(added)) / max(float(np.std(stretch[lead:])), 1e-12)
-    silent = np.zeros(lead, dtype=np.int16)
-    return rooms.mix(np.concatenate([silent, whole]), stretch * gain), lead
-
-
 def words_end(words: np.ndarray) -> float:
     """Seconds from the clip's start to the end of its last loud sample."""
     loud = np.flatnonzero(np.abs(words.astype(np.int32)) > THRESHOLD)
@@ -257,7 +232,7 @@ def run(
                     voices = [talkers[t.ident] for t in asr.babble_plan(item, bank, rng)]
                     starts = [rng.randrange(RATE * 4) for _ in voices]
                     noise = partial(rooms.babble, voices, starts=starts)
-                sound, lead = clip(words, room[1] if room else None, noise)
+                sound, lead = rooms.in_room(words, room[1] if room else None, noise)
                 started, _ = pulse.play(sound, RATE)
                 end = started + (lead + words_end(words) * RATE) / RATE
                 printed = program.line()
@@ -269,7 +244,7 @@ def run(
                 if answer == "asked":
                     wait_until_quiet(heard)
                     no = load_for_recognition(asr.synthesize(_no(item, vocab), folder))
-                    pulse.play(clip(no, None, noise)[0], RATE)
+                    pulse.play(rooms.in_room(no, None, noise)[0], RATE)
                     program.line(5.0)
             peak = program.peak_rss_mb()
         return LatencyReport(tuple(trials), peak)

@@ -12,11 +12,12 @@ condition so that its figures can be compared with figures quoted either way.
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
+from voice.speech.listen import PRE_ROLL, EndPointer
 from voice.speech.wavio import RATE, load_for_recognition, to_int16
 
 PAD_S = 0.3
@@ -148,3 +149,53 @@ def hall(path: Path, folder: Path) -> np.ndarray:
         return load_for_recognition(out)
     finally:
         out.unlink()
+
+
+# -- a room that is noisy before and after the words (for the end-pointer) -------------------
+
+ROOM_LEAD_S = 5.0
+"""Noise before the words: a room is noisy before anyone speaks, and the end-pointer's noise
+floor follows it within a few seconds (with 2 s, noise that had just begun still kept some
+utterances going until it stopped)."""
+
+ROOM_PAUSE_S = 1.5
+"""Quiet (or noise) after the words: longer than the end-pointer's longest pause."""
+
+
+def in_room(
+    words: np.ndarray, snr_db: float | None, noise: Callable[[int], np.ndarray]
+) -> tuple[np.ndarray, int]:
+    """(The sound, the sample where the words begin in it.) Quiet (``snr_db`` None): the words
+    with :data:`ROOM_PAUSE_S` of faint hiss before and after them (:func:`pad`; the end-pointer
+    must hear the room before the words, or it takes their first syllable for its floor). With
+    noise (``noise(length)`` gives it as floats):
+    :data:`ROOM_LEAD_S` of noise, the words, the pause, the noise going on throughout, at
+    ``snr_db`` below the power of the words and the pause (a ratio over a recording, as
+    everywhere in this module)."""
+    if snr_db is None:
+        return pad(words, ROOM_PAUSE_S), round(ROOM_PAUSE_S * RATE)
+    whole = np.concatenate([words, np.zeros(int(ROOM_PAUSE_S * RATE), dtype=np.int16)])
+    lead = int(ROOM_LEAD_S * RATE)
+    stretch = noise(lead + len(whole))
+    added = scaled_noise(whole, stretch[lead:], snr_db)
+    gain = float(np.std(added)) / max(float(np.std(stretch[lead:])), 1e-12)
+    silent = np.zeros(lead, dtype=np.int16)
+    return mix(np.concatenate([silent, whole]), stretch * gain), lead
+
+
+def endpoint(
+    sound: np.ndarray, words_from: float, words_to: float, pre_roll: float = PRE_ROLL
+) -> np.ndarray | None:
+    """The utterance the program's end-pointer (:class:`voice.speech.listen.EndPointer`, fed
+    20 ms at a time as the microphone would) cuts around the words said from ``words_from`` to
+    ``words_to`` seconds into ``sound`` (``pre_roll``: the recogniser's, as the program sets
+    it); None when the words started none, or it was still
+    going on at the end of ``sound`` (more than :data:`ROOM_PAUSE_S` after the words, with the
+    room as loud as before): a move the player would say in vain, or wait long for."""
+    pointer = EndPointer(pre_roll=pre_roll)
+    found: list[np.ndarray] = []
+    for start in range(0, len(sound), FRAME):
+        for utterance in pointer.push(sound[start : start + FRAME], start / RATE):
+            if utterance.started_at <= words_to and utterance.ended_at >= words_from:
+                found.append(utterance.audio)
+    return found[0] if found else None

@@ -41,6 +41,8 @@ def test_a_spoken_move_arrives_as_the_recognisers_nbest(
     heard: queue.Queue[Heard] = queue.Queue()
     source = SpeechInput(settings, vocab)
     try:
+        # The end-pointer keeps what the recogniser wants before the onset (Whisper: 0.5 s).
+        assert source.listener.endpointer.pre_roll == source.recognizer.pre_roll_s == 0.5
         source.set_context(GameSession(Setup(), settings).phrases_now())
         source.start(heard.put, lambda: None)
         pulse.play(spoken("Springer Felix drei"), 16000)

@@ -37,6 +37,17 @@ def test_one_move_gives_one_utterance_at_the_right_times() -> None:
     assert 0.2 <= got[0].lead <= 0.25
 
 
+def test_the_audio_before_the_onset_is_what_the_recogniser_asked_for() -> None:
+    speech = np.concatenate([silence(1.0), espeak(MOVE), silence(1.0)])
+    (default,) = cut(speech)
+    (longer,) = cut(speech, pre_roll=0.5)
+    assert 0.2 <= default.lead <= 0.25 and 0.45 <= longer.lead <= 0.5
+    pointer = EndPointer()
+    pointer.set_pre_roll(0.5)  # as SpeechInput does once the recogniser is known
+    (changed,) = pointer.push(speech, 100.0) + pointer.finish()
+    assert changed.lead == longer.lead
+
+
 def test_speech_that_runs_to_the_end_of_the_file_is_closed_by_finish() -> None:
     got = cut(np.concatenate([silence(0.5), espeak(MOVE)]))
     assert len(got) == 1

@@ -30,12 +30,15 @@ def test_noise_runs_before_during_and_after_the_words_at_the_ratio_named() -> No
     def noise(length: int) -> np.ndarray:
         return rng.normal(0, 0.1, length)
 
-    quiet, start = latency.clip(words, None, noise)
-    assert start == 0 and len(quiet) == RATE + int(latency.PAUSE_S * RATE)
-    noisy, start = latency.clip(words, 10.0, noise)
-    assert start == int(latency.LEAD_S * RATE)
+    quiet, start = rooms.in_room(words, None, noise)
+    pause = round(rooms.ROOM_PAUSE_S * RATE)
+    assert start == pause and len(quiet) == RATE + 2 * pause
+    assert np.abs(quiet[:start]).max() <= 1, "faint hiss before the words in a quiet room"
+    noisy, start = rooms.in_room(words, 10.0, noise)
+    assert start == int(rooms.ROOM_LEAD_S * RATE)
     lead = noisy[:start].astype(np.float64)
     assert np.sqrt(np.mean(lead**2)) > 100, "the room is noisy before the words"
+    quiet = np.concatenate([words, np.zeros(pause, dtype=np.int16)]).astype(np.float64)
     added = noisy[start:].astype(np.float64) - quiet
     ratio = 10 * np.log10(np.mean(quiet.astype(np.float64) ** 2) / np.mean(added**2))
     assert abs(ratio - 10.0) < 0.5

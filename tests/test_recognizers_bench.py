@@ -443,3 +443,37 @@ def test_json_holds_every_condition_run_with_its_targets(
     assert aims[:2] == ["clean: right move ≥ 97%", "hall: right move ≥ 90%"]
     assert set(figures["by_voice"]) <= set(asr.REPORT_VOICES)
     assert "report voices" in capsys.readouterr().out
+
+
+def test_in_a_room_a_move_is_cut_by_the_end_pointer_and_one_never_delivered_is_unheard() -> None:
+    """``--room``: the end-pointer decides what the recogniser hears. Words in a quiet room
+    come back as one utterance around them; words drowned from the first sample to the last
+    in a noise that never pauses give none: the player said the move in vain."""
+    rng = np.random.default_rng(7)
+    vowel = np.sin(np.arange(int(0.8 * asr.RATE)) * 2 * np.pi * 140 / asr.RATE) * 9000
+    words = vowel.astype(np.int16)
+    sound, lead = asr.rooms.in_room(words, None, np.zeros)
+    cut = asr.rooms.endpoint(sound, lead / asr.RATE, (lead + len(words)) / asr.RATE)
+    assert cut is not None and len(words) <= len(cut) <= len(words) + asr.RATE // 2
+    # A talker as loud as the words, voiced, never pausing: nothing ends, nothing is delivered.
+    talker = np.sin(np.arange(30 * asr.RATE) * 2 * np.pi * 180 / asr.RATE) * 9000
+    talker *= 1 + 0.05 * rng.standard_normal(len(talker))
+    sound, lead = asr.rooms.in_room(words, -3.0, lambda n: talker[:n] / 32768)
+    assert asr.rooms.endpoint(sound, lead / asr.RATE, (lead + len(words)) / asr.RATE) is None
+
+
+@needs_espeak
+@pytest.mark.slow
+def test_a_room_run_counts_moves_never_delivered_as_rejected_and_says_so(
+    settings: Settings, vocab: Vocabulary
+) -> None:
+    report = asr.run(
+        settings, vocab, count=3, seed=5, backend="sphinx", conditions=("clean", "pink5"), room=True
+    )
+    assert report.room and list(report.tallies) == ["clean", "pink5"]
+    for tally in report.tallies.values():
+        assert tally.count == 3 and tally.unheard <= tally.outcomes["rejected"]
+    text = asr.format_report(report, backend="sphinx", seed=5)
+    assert "never delivered (part of rejected): clean " in text
+    figures = json.loads(json.dumps(asr.figures(report, backend="sphinx", seed=5)))
+    assert figures["room"] is True and "unheard" in figures["conditions"]["pink5"]

@@ -59,7 +59,9 @@ _ONSET_FRAMES = 10  # window (200 ms) in which the onset is decided
 _ONSET_LOUD = 6  # loud frames needed in that window
 _ONSET_VOICED = 2  # voiced loud frames needed in that window
 _MIN_VOICED = 2  # fewer voiced frames in the whole utterance: a cough or a knock, dropped
-_PRE_ROLL = 0.25  # seconds kept before the onset (soft first consonants)
+PRE_ROLL = 0.25
+"""Seconds kept before the onset (soft first consonants), unless the recogniser asks more
+(:attr:`voice.speech.recognizers.Recognizer.pre_roll_s`)."""
 _POST_ROLL = 0.15  # seconds kept after the last loud frame
 _SOFT_POST_ROLL = 0.25  # ... when the words fade into the room's noise (see _post_roll)
 _BELOW_PEAK_DB = 15.0  # a frame this far below the utterance's loudest is a pause (see _continue)
@@ -158,6 +160,7 @@ class EndPointer:
         end_of_utterance: float = 0.6,
         early_end_of_utterance: float = 0.25,
         completion: Callable[[np.ndarray], bool] | None = None,
+        pre_roll: float = PRE_ROLL,
     ) -> None:
         self.end_of_utterance = end_of_utterance
         self.early_end_of_utterance = min(early_end_of_utterance, end_of_utterance)
@@ -168,7 +171,8 @@ class EndPointer:
         self._pending = np.zeros(0, dtype=np.int16)
         self._pending_at = 0.0
         self._history = np.zeros(_WINDOW, dtype=np.int16)
-        self.recent: deque[_Frame] = deque(maxlen=int(_PRE_ROLL / _FRAME_SECONDS) + _ONSET_FRAMES)
+        self.pre_roll = pre_roll
+        self.recent: deque[_Frame] = deque(maxlen=int(pre_roll / _FRAME_SECONDS) + _ONSET_FRAMES)
         self._speech: list[_Frame] | None = None
         self._last_loud = 0  # index in _speech of the last loud frame
         self._voiced = 0
@@ -226,6 +230,12 @@ class EndPointer:
             return None
         return self._continue(frame)
 
+    def set_pre_roll(self, seconds: float) -> None:
+        """Keep ``seconds`` before each onset from now on (the recogniser's choice)."""
+        self.pre_roll = seconds
+        frames = int(seconds / _FRAME_SECONDS) + _ONSET_FRAMES
+        self.recent = deque(self.recent, maxlen=frames)
+
     def abandon(self) -> None:
         """Forget an utterance in progress (push-to-talk took over)."""
         self._speech = None
@@ -252,7 +262,7 @@ class EndPointer:
             return
         everything = list(self.recent)
         first = everything.index(loud[0])
-        start = max(0, first - int(_PRE_ROLL / _FRAME_SECONDS))
+        start = max(0, first - int(self.pre_roll / _FRAME_SECONDS))
         self._speech = everything[start:]
         self._lead_frames = first - start
         self._voiced = len(voiced)

@@ -56,6 +56,7 @@ class SpeechInput:
     ) -> None:
         self.listener = Listener(settings, speaker=speaker)  # no microphone: raises here
         self.recognizer = recognizer_for(settings, vocab)
+        self.listener.endpointer.set_pre_roll(self.recognizer.pre_roll_s)
         self.speaker = speaker
         self.vocab = vocab
         self.settings = settings

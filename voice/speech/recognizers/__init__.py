@@ -56,6 +56,9 @@ class Transcript:
 class Recognizer(Protocol):
     """The interface both backends implement (the session and play modes code against it)."""
 
+    pre_roll_s: float
+    """Seconds of audio the end-pointer keeps before the words' onset for this recogniser."""
+
     def set_context(self, allowed: Iterable[Phrase]) -> None:
         """The phrases that may be said now; recognition is restricted to them."""
 

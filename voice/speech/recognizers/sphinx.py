@@ -138,6 +138,10 @@ class _Heard:
 class SphinxRecognizer:
     """PocketSphinx with the shipped lexicon and a word graph per context."""
 
+    pre_roll_s = 0.25
+    """The end-pointer's default: with 0.5 s, tuning voices, 40 moves heard as in a room, pink
+    noise at 10 dB: 27 right instead of 30, and 6 wrong moves played instead of 2."""
+
     def __init__(
         self,
         vocab: Vocabulary,

@@ -133,6 +133,9 @@ class _FinalResult(TypedDict, total=False):
 class VoskRecognizer:
     """A Vosk small model with a word list per context."""
 
+    pre_roll_s = 0.25
+    """The end-pointer's default."""
+
     def __init__(
         self,
         model_folder: Path,
