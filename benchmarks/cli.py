@@ -154,6 +154,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="first let each voice play N moves of its own and learn from those a game would "
         "have played, with the words heard, as after a game (PocketSphinx)",
     )
+    calibrate = kinds.add_parser(
+        "calibrate",
+        help="fit Whisper's decision rule on the tuning voices (prints the constants)",
+    )
+    calibrate.add_argument("--count", type=int, default=120, help="moves (default 120)")
+    calibrate.add_argument("--seed", type=int, default=101, help="corpus seed (default 101)")
     latency = kinds.add_parser(
         "latency",
         help="end of speech to the spoken answer, through 'voice-chess play' on virtual devices",
@@ -188,6 +194,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return cli_web.run(args, settings)
     if args.bench == "latency":
         return _latency(args, settings)
+    if args.bench == "calibrate":
+        return _calibrate(args, settings)
     from benchmarks import asr
 
     count = args.count or (30 if args.quick else 200)
@@ -268,15 +276,29 @@ def _latency(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
     try:
-        report = latency.run(
-            settings,
-            vocab,
-            moves=args.moves,
-            seed=args.seed,
-            progress=lambda text: print(text, file=sys.stderr, flush=True),
-        )
+        report = latency.run(settings, vocab, moves=args.moves, seed=args.seed, progress=_progress)
     except (RuntimeError, OSError) as error:
         print(f"{PROG} latency: {error}", file=sys.stderr)
         return 1
     print(latency.format_report(report))
     return 0
+
+
+def _calibrate(args: argparse.Namespace, settings: Settings) -> int:
+    """Whisper's decision rule fitted on the tuning voices; prints the constants."""
+    from benchmarks import calibrate
+
+    vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+    try:
+        samples = calibrate.collect(
+            settings, vocab, count=args.count, seed=args.seed, progress=_progress
+        )
+    except (RecognizerError, RuntimeError, OSError) as error:
+        print(f"{PROG} calibrate: {error}", file=sys.stderr)
+        return 1
+    print(calibrate.format_report(samples, calibrate.calibrate(samples)))
+    return 0
+
+
+def _progress(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)

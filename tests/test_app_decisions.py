@@ -34,6 +34,8 @@ def test_another_key_or_words_cancel_a_quit_asked_before() -> None:
     assert guard.key("quit") == "ask_quit"
     assert guard.key("stop") == "stop"
     assert guard.key("quit") == "ask_quit"
+    assert guard.key("talk") == "talk"  # press to talk is the app's, not the game's
+    assert guard.key("quit") == "ask_quit"
 
 
 def test_the_strength_is_the_suggestion_on_enter_or_yes_and_a_number_in_range(

@@ -240,6 +240,23 @@ def test_push_to_talk_records_exactly_while_the_key_is_held(pulse: PulseAudio, l
     assert similarity(got[0].audio, sent) > 0.9
 
 
+def test_a_talk_key_pressed_once_and_forgotten_ends_the_recording_at_the_limit(
+    pulse: PulseAudio, listen: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The talk key toggles (a terminal sees no key release): pressed once and never again,
+    the recording still ends, at the utterance limit (10 s; 1.5 s here)."""
+    import voice.speech.listen as listen_module
+
+    monkeypatch.setattr(listen_module, "_MAX_UTTERANCE", 1.5)
+    listener = listen(push_to_talk=True)
+    listener.ptt_down()
+    assert listener.talking
+    pulse.play(np.concatenate([espeak(MOVE), silence(1.0)]), RATE)
+    got = collect(listener.utterances(), wait=1.0)
+    assert len(got) == 1 and got[0].push_to_talk and not listener.talking
+    assert got[0].duration <= 1.5 + 0.5
+
+
 def test_pressing_the_talk_key_stops_our_speech(
     pulse: PulseAudio, listen: Any, settings: Settings
 ) -> None:

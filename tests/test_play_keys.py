@@ -8,14 +8,24 @@ the terminal gets its normal mode back.
 from __future__ import annotations
 
 import termios
+import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from console import PtyConsole
-from pulse import PulseAudio
+from pulse import PulseAudio, espeak
 
-from voice.rules.events import KeyPress
+from voice.rules.events import BlindSpeech, KeyPress
 from voice.runtime.journal import read_journal
+
+
+def _quit_twice(con: PtyConsole) -> None:
+    """The quit key twice: the game is saved and the command to resume it printed."""
+    con.type(b"q")
+    con.type(b"q")
+    con.expect("Fortsetzen mit: voice-chess play --resume")
+    assert con.wait() == 0
 
 
 def _play(journal: Path) -> PtyConsole:
@@ -63,11 +73,36 @@ def test_arrow_keys_move_a_cursor_that_reads_its_square(pulse: PulseAudio, tmp_p
         con.expect("Bella zwei: weißer Bauer.")
         con.type(b"x")
         con.expect("Niemand greift Bella zwei an.")
-        con.type(b"q")
-        con.type(b"q")
-        con.expect("Fortsetzen mit: voice-chess play --resume")
-        assert con.wait() == 0
+        _quit_twice(con)
     finally:
         con.close()
     keys = [e.key for e in read_journal(journal).events if isinstance(e, KeyPress)]
     assert keys == ["cursor_up", "cursor_right", "cursor_attackers"]
+
+
+@pytest.mark.audio
+def test_press_to_talk_with_the_talk_key(pulse: PulseAudio, tmp_path: Path) -> None:
+    """In a room too loud for the microphone to find where the player stopped, the player
+    presses the talk key (Enter), says the move and presses it again. With ``push_to_talk`` the
+    microphone hears nothing else: words said without the key are not taken."""
+    config = tmp_path / "settings.toml"
+    config.write_text("[audio]\npush_to_talk = true\n", encoding="utf-8")
+    journal = tmp_path / "game.jsonl"
+    options = ("--no-speech", "--no-web", "--opponent", "engine", "--level", "1")
+    con = PtyConsole("--config", str(config), "play", *options, "--journal", str(journal))
+    move = np.concatenate([espeak("Springer Felix drei", "de", 16000, 140), np.zeros(8000)])
+    try:
+        con.expect("Die Partie beginnt. Sie spielen Weiß.")
+        pulse.play(move.astype(np.int16), 16000)  # no key: not heard
+        con.type(b"t")  # the key after it is answered first: the words were dropped
+        con.expect("Gespielt: null Züge.")
+        con.type(b"\r")
+        time.sleep(0.3)
+        pulse.play(move.astype(np.int16), 16000)
+        con.type(b"\r")
+        con.expect("Springer Felix drei")
+        _quit_twice(con)
+    finally:
+        con.close()
+    moves = [e for e in read_journal(journal).events if isinstance(e, BlindSpeech)]
+    assert len(moves) == 1

@@ -87,7 +87,8 @@ class GameKeys(Section):
     """Keys during a game with a terminal (``play``/``assist`` listening to the microphone).
 
     Each action is a command word's id (the key asks what the word asks), or ``stop`` (silence
-    the speech now playing) or ``quit`` (end the program; asked back once).
+    the speech now playing), ``talk`` (press to talk: silence, record until pressed again) or
+    ``quit`` (end the program; asked back once).
     """
 
     time: list[str] = Field(default=["t"], min_length=1)
@@ -101,6 +102,7 @@ class GameKeys(Section):
     arbiter: list[str] = Field(default=["a"], min_length=1)
     help: list[str] = Field(default=["h"], min_length=1)
     stop: list[str] = Field(default=["space"], min_length=1)
+    talk: list[str] = Field(default=["enter"], min_length=1)
     quit: list[str] = Field(default=["q"], min_length=1)
     # Exploring the board (voice.game.explore): a cursor square and requests about it.
     cursor_up: list[str] = Field(default=["up"], min_length=1)

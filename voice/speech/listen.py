@@ -465,6 +465,12 @@ class Listener:
             self._ptt_held = True
             self._ptt_released_at = None
 
+    @property
+    def talking(self) -> bool:
+        """The talk key is down (or, for a key that toggles, was pressed once)."""
+        with self._ptt_lock:
+            return self._ptt_held and self._ptt_released_at is None
+
     def ptt_up(self) -> None:
         """The talk key came up: what was recorded becomes one utterance."""
         with self._ptt_lock:
@@ -537,6 +543,8 @@ class Listener:
             keep = int(_PTT_PRE_ROLL / _FRAME_SECONDS)
             self._ptt_frames = list(self.endpointer.recent)[-keep:] if keep else []
         self._ptt_frames.append(frame)
+        if released is None and len(self._ptt_frames) * _FRAME_SECONDS >= _MAX_UTTERANCE:
+            released = frame.at - _PTT_POST_ROLL  # pressed once and forgotten: end it here
         if released is None or frame.at < released + _PTT_POST_ROLL:
             return True
         with self._ptt_lock:

@@ -779,9 +779,25 @@ class App:
                 self.tell("quit.confirm")
             case "stop":
                 self.output.stop()
+            case "talk":
+                self._talk()
             case "submit":
                 await self.host.submit(partial(KeyPress, key=action))
         return False
+
+    def _talk(self) -> None:
+        """Press to talk: the first press silences the program and records, the second makes
+        what was recorded one utterance, however loud the room (other people talking keep the
+        microphone's own end-pointing from finding where the player stopped)."""
+        from voice.speech.speech_input import SpeechInput
+
+        if isinstance(self.source, SpeechInput):
+            listener = self.source.listener
+            if listener.talking:
+                listener.ptt_up()
+            else:
+                self.output.stop()
+                listener.ptt_down()
 
     # -- the end ----------------------------------------------------------------------------
 

@@ -113,7 +113,7 @@ def level_answer(vocab: Vocabulary, heard: Heard, default: int, levels: int) -> 
 
 # -- during the game ----------------------------------------------------------------------------
 
-KeyDecision = Literal["quit", "ask_quit", "stop", "submit"]
+KeyDecision = Literal["quit", "ask_quit", "stop", "talk", "submit"]
 
 
 class QuitGuard:
@@ -123,14 +123,17 @@ class QuitGuard:
         self.asked = False
 
     def key(self, action: str) -> KeyDecision:
-        """What a game key does: quit, ask to confirm, silence the speech, or go to the game."""
+        """What a game key does: quit, ask to confirm, silence the speech, press to talk, or go
+        to the game."""
         if action == "quit":
             if self.asked:
                 return "quit"
             self.asked = True
             return "ask_quit"
         self.asked = False
-        return "stop" if action == "stop" else "submit"
+        if action == "stop":
+            return "stop"
+        return "talk" if action == "talk" else "submit"
 
     def spoken(self) -> None:
         """The player said something: a quit asked before is no longer meant."""
