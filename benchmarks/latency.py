@@ -39,10 +39,11 @@ from voice.config import Settings
 from voice.game.session import GameSession
 from voice.runtime.journal import read_journal
 from voice.speech.wavio import RATE, load_for_recognition
+from voice.words.messages import catalogue
 from voice.words.phrases import speakable, spoken_forms
 from voice.words.vocabulary import Vocabulary
 
-Answer = Literal["played", "other move", "asked", "refused", "silent"]
+Answer = Literal["played", "other move", "asked", "offered", "refused", "silent"]
 
 CONDITIONS: dict[str, tuple[str, float] | None] = {
     "clean": None,
@@ -295,6 +296,8 @@ def answer_kind(printed: str, said: str, board: chess.Board, vocab: Vocabulary) 
         return "silent"
     if printed.rstrip().endswith("?"):
         return "asked"
+    if catalogue("de")["game.choose.question"].split("}", 1)[1].strip() in printed:
+        return "offered"  # "Eins: … Zwei: … Welcher Zug? Bitte die Nummer."
     words = printed.strip(" .!").lower()
     if words == said.lower():
         return "played"
@@ -317,7 +320,7 @@ def format_report(report: LatencyReport) -> str:
     lines = [
         "end of speech -> first sound of the answer, voice-chess play on virtual devices",
         "",
-        f"{'condition':10s} {'n':>3s} {'played':>7s} {'asked':>6s} {'refused':>8s} "
+        f"{'condition':10s} {'n':>3s} {'played':>7s} {'asked':>6s} {'offered':>8s} {'refused':>8s} "
         f"{'other':>6s} {'silent':>7s} {'p50 ms':>7s} {'p95 ms':>7s} {'max ms':>7s}",
     ]
     names = list(dict.fromkeys(t.condition for t in report.trials))
@@ -326,7 +329,7 @@ def format_report(report: LatencyReport) -> str:
         trials = [t for t in report.trials if t.condition == name]
         times = [t.latency_ms for t in trials if t.latency_ms is not None]
         everything += times
-        count = {a: sum(1 for t in trials if t.answer == a) for a in ("played", "asked")}
+        count = {a: sum(1 for t in trials if t.answer == a) for a in ("played", "asked", "offered")}
         refused = sum(1 for t in trials if t.answer == "refused")
         other = sum(1 for t in trials if t.answer == "other move")
         silent = sum(1 for t in trials if t.answer == "silent")
@@ -337,7 +340,7 @@ def format_report(report: LatencyReport) -> str:
         )
         lines.append(
             f"{name:10s} {len(trials):3d} {count['played']:7d} {count['asked']:6d} "
-            f"{refused:8d} {other:6d} {silent:7d} {figures}"
+            f"{count['offered']:8d} {refused:8d} {other:6d} {silent:7d} {figures}"
         )
     lines.append("")
     if everything:
@@ -346,7 +349,8 @@ def format_report(report: LatencyReport) -> str:
         lines.append(f"target: p95 <= 400 ms over all answers: {p95:.0f} ms, {verdict}")
     lines.append(f"peak resident memory of the listening process: {report.peak_rss_mb:.0f} MB")
     lines.append(
-        "played: the move said, made; asked: asked back; refused: not understood or refused; "
+        "played: the move said, made; asked: asked back; offered: moves offered by number; "
+        "refused: not understood or refused; "
         "other: another move made; silent: no answer within 20 s (the words never started an "
         "utterance, or it was dropped)"
     )

@@ -59,6 +59,8 @@ def test_answers_are_told_apart_by_what_was_printed() -> None:
     assert latency.answer_kind("Nicht verstanden.", "Springer Felix drei", board, vocab) == (
         "refused"
     )
+    offer = "Eins: Springer Felix drei. Zwei: Springer Hector drei. Welcher Zug? Bitte die Nummer."
+    assert latency.answer_kind(offer, "Springer Felix drei", board, vocab) == "offered"
     assert latency.answer_kind("", "Springer Felix drei", board, vocab) == "silent"
 
 
