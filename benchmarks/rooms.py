@@ -184,15 +184,20 @@ def in_room(
 
 
 def endpoint(
-    sound: np.ndarray, words_from: float, words_to: float, pre_roll: float = PRE_ROLL
+    sound: np.ndarray,
+    words_from: float,
+    words_to: float,
+    pre_roll: float = PRE_ROLL,
+    completion: Callable[[np.ndarray], bool] | None = None,
 ) -> np.ndarray | None:
     """The utterance the program's end-pointer (:class:`voice.speech.listen.EndPointer`, fed
     20 ms at a time as the microphone would) cuts around the words said from ``words_from`` to
-    ``words_to`` seconds into ``sound`` (``pre_roll``: the recogniser's, as the program sets
-    it); None when the words started none, or it was still
-    going on at the end of ``sound`` (more than :data:`ROOM_PAUSE_S` after the words, with the
-    room as loud as before): a move the player would say in vain, or wait long for."""
-    pointer = EndPointer(pre_roll=pre_roll)
+    ``words_to`` seconds into ``sound`` (``pre_roll``: the recogniser's, and ``completion``:
+    whether the words so far make a phrase, as the program sets them); None when the words
+    started none, or it was still going on at the end of ``sound`` (more than
+    :data:`ROOM_PAUSE_S` after the words, the room as loud as before): a move the player would
+    say in vain, or wait long for."""
+    pointer = EndPointer(pre_roll=pre_roll, completion=completion)
     found: list[np.ndarray] = []
     for start in range(0, len(sound), FRAME):
         for utterance in pointer.push(sound[start : start + FRAME], start / RATE):

@@ -477,3 +477,21 @@ def test_a_room_run_counts_moves_never_delivered_as_rejected_and_says_so(
     assert "never delivered (part of rejected): clean " in text
     figures = json.loads(json.dumps(asr.figures(report, backend="sphinx", seed=5)))
     assert figures["room"] is True and "unheard" in figures["conditions"]["pink5"]
+
+
+def test_in_a_room_the_end_pointer_asks_the_recogniser_at_a_short_pause_as_the_program_does() -> (
+    None
+):
+    """``--room`` hands the end-pointer the program's completion check: words that already make
+    a phrase end at the short pause (0.25 s), not the full one (0.6 s) that would also take in
+    what follows."""
+    rate = asr.RATE
+    tone = (np.sin(np.arange(int(0.8 * rate)) * 2 * np.pi * 140 / rate) * 9000).astype(np.int16)
+    gap = np.zeros(int(0.35 * rate), dtype=np.int16)
+    words = np.concatenate([tone, gap, tone])
+    sound, lead = asr.rooms.in_room(words, None, np.zeros)
+    span = (lead / rate, (lead + len(tone)) / rate)
+    whole = asr.rooms.endpoint(sound, *span)
+    first = asr.rooms.endpoint(sound, *span, completion=lambda audio: True)
+    assert whole is not None and first is not None
+    assert len(whole) > len(words) and len(first) < len(tone) + len(gap) + rate // 2
