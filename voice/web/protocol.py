@@ -423,6 +423,10 @@ def parse(raw: str | bytes, role: Role) -> Message:
         raise ProtocolError("malformed", error.errors()[0]["msg"]) from None
 
 
+RATE_NOTICE_S = 10.0
+"""A page over the rate limit is told so at most this often."""
+
+
 class RateLimiter:
     """A token bucket per connection: bursts of clicks pass, a flood is refused."""
 
@@ -437,6 +441,7 @@ class RateLimiter:
         self._tokens = float(burst)
         self._clock = clock
         self._last = clock()
+        self._noticed = float("-inf")
 
     def allow(self) -> bool:
         now = self._clock()
@@ -446,3 +451,12 @@ class RateLimiter:
             self._tokens -= 1.0
             return True
         return False
+
+    def notice(self) -> bool:
+        """Whether a refused message should be answered: once every :data:`RATE_NOTICE_S`,
+        however the flood's pace lets single messages through in between."""
+        now = self._clock()
+        if now - self._noticed < RATE_NOTICE_S:
+            return False
+        self._noticed = now
+        return True
