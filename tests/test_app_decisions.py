@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from voice.config import Settings
-from voice.rules.events import Result, Say
+from voice.rules.events import MoveMade, Refused, Result, Say
 from voice.rules.timecontrol import TimeControlError
 from voice.wiring.app_decisions import (
     Line,
     Plan,
     QuitGuard,
+    TalkKeyHint,
     level_answer,
     new_setup,
     shown,
@@ -36,6 +37,19 @@ def test_another_key_or_words_cancel_a_quit_asked_before() -> None:
     assert guard.key("quit") == "ask_quit"
     assert guard.key("talk") == "talk"  # press to talk is the app's, not the game's
     assert guard.key("quit") == "ask_quit"
+
+
+def test_the_talk_key_is_named_after_two_not_understood_in_a_row_once_until_a_move() -> None:
+    hint = TalkKeyHint()
+    miss = Refused(1, "white", "not_understood")
+    assert not hint.on_outputs([miss], "white")
+    assert hint.on_outputs([miss], "white")  # the second in a row
+    assert not hint.on_outputs([miss], "white")  # said once
+    assert not hint.on_outputs([Refused(2, "black", "not_understood")], "white")  # not ours
+    assert not hint.on_outputs([MoveMade(3, "g1f3", "Nf3", "white")], "white")
+    assert not hint.on_outputs([miss, Refused(4, "white", "illegal")], "white")  # not in a row
+    assert not hint.on_outputs([miss], "white")
+    assert hint.on_outputs([miss], "white")  # after a move, again
 
 
 def test_the_strength_is_the_suggestion_on_enter_or_yes_and_a_number_in_range(

@@ -106,3 +106,20 @@ def test_press_to_talk_with_the_talk_key(pulse: PulseAudio, tmp_path: Path) -> N
         con.close()
     moves = [e for e in read_journal(journal).events if isinstance(e, BlindSpeech)]
     assert len(moves) == 1
+
+
+@pytest.mark.audio
+def test_after_two_not_understood_the_talk_key_is_named(pulse: PulseAudio, tmp_path: Path) -> None:
+    """The player cannot read the README: when two things in a row were not understood (a loud
+    room is the likeliest reason), the program names the talk key, once until a move is made."""
+    con = _play(tmp_path / "game.jsonl")
+    mumble = np.concatenate([espeak("Hmm, na ja, also gut.", "de", 16000, 150), np.zeros(12000)])
+    try:
+        con.expect("Die Partie beginnt. Sie spielen Weiß.")
+        for _ in range(2):
+            pulse.play(mumble.astype(np.int16), 16000)
+            con.expect("Nicht verstanden.")
+        con.expect("Im lauten Raum: Eingabetaste drücken, den Zug sagen, Eingabetaste noch")
+        _quit_twice(con)
+    finally:
+        con.close()

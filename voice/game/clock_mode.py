@@ -371,9 +371,7 @@ class ClockSession:
         return message(self.language, "clock.or").join(self._key_name(key) for key in keys)
 
     def _key_name(self, key: str) -> str:
-        if key in ("space", "enter"):
-            return message(self.language, f"clock.key.{key}")
-        return key.upper() if len(key) == 1 else key
+        return key_name(self.language, key)
 
     def _describe_key(self, action: str) -> str:
         if action not in ACTIONS:
@@ -431,3 +429,10 @@ def _param_number(params: dict[str, Any], name: str) -> float:
             f"{MAX_ARBITER_SECONDS}, not {value!r}"
         )
     return float(value)
+
+
+def key_name(language: str, key: str) -> str:
+    """A key as it is said: "Leertaste", "Eingabetaste", "T", "f5"."""
+    if key in ("space", "enter"):
+        return message(language, f"clock.key.{key}")
+    return key.upper() if len(key) == 1 else key

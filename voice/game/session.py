@@ -541,6 +541,7 @@ class GameSession(SessionBase):
         heard = [h for h in heard if h.words]
         if not heard:
             self.tell(out, t, "not_understood")
+            out.add(Refused(t, self.blind, "not_understood"))  # as when the words fit no move
             return
         picked = self._picked_by_difference(heard[0].words)
         if picked is not None:

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TextIO
 from voice import config
 from voice.config import Settings
 from voice.game import announcements as ann
-from voice.game.clock_mode import describe_control
+from voice.game.clock_mode import describe_control, key_name
 from voice.game.session import GameSession
 from voice.rules.approval import SetupApproval
 from voice.rules.events import (
@@ -62,6 +62,7 @@ from voice.wiring.app_decisions import (
     Opponent,
     Plan,
     QuitGuard,
+    TalkKeyHint,
     is_yes,
     level_answer,
     new_setup,
@@ -206,6 +207,7 @@ class App:
         }
         self._inbox: _Inbox | None = None
         self.quit_guard = QuitGuard()
+        self.talk_hint = TalkKeyHint()
         self._game_over_said = False
         self.learner: GameLearner | None = None
 
@@ -589,9 +591,21 @@ class App:
         self.host = GameHost(self.session, record=self.journal.append, start_ms=start_ms, held=held)
         self.host.subscribe(self._show)
         self.host.subscribe(self._update_context)
+        self.host.subscribe(self._hint_talk_key)
         self.learner = self._learner()
         if self.learner is not None:
             self.host.subscribe(self._learn)
+
+    def _hint_talk_key(self, outputs: Sequence[OutputEvent]) -> None:
+        """After two "not understood" in a row, name the talk key (with a microphone and a
+        terminal to press it on)."""
+        from voice.speech.speech_input import SpeechInput
+
+        assert self.session is not None
+        due = self.talk_hint.on_outputs(outputs, self.session.blind)
+        if due and self.keys is not None and isinstance(self.source, SpeechInput):
+            talk_key = key_name(self.language, self.settings.session.keys.talk[0])
+            self.tell("talk_hint", talk_key=talk_key)
 
     def _learner(self) -> GameLearner | None:
         """Keeps the recordings of the moves the player says ([speech] learn_from_games), when

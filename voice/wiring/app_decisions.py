@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from voice.config import Settings
-from voice.rules.events import OutputEvent, Result, Say, Setup, Side
+from voice.rules.events import MoveMade, OutputEvent, Refused, Result, Say, Setup, Side
 from voice.rules.timecontrol import parse_time_control
 from voice.words.utterance import Heard, read_command
 from voice.words.vocabulary import Phrase, Vocabulary
@@ -114,6 +114,31 @@ def level_answer(vocab: Vocabulary, heard: Heard, default: int, levels: int) -> 
 # -- during the game ----------------------------------------------------------------------------
 
 KeyDecision = Literal["quit", "ask_quit", "stop", "talk", "submit"]
+
+
+class TalkKeyHint:
+    """When to name the talk key: after two "not understood" in a row from the blind player,
+    once until a move is made. Other people talking are the likeliest reason, and the talk key
+    (press, speak, press) is the way past them; the player cannot see the README."""
+
+    def __init__(self) -> None:
+        self.misses = 0
+        self.told = False
+
+    def on_outputs(self, outputs: Sequence[OutputEvent], blind: Side) -> bool:
+        """Whether the hint is due now."""
+        due = False
+        for event in outputs:
+            if isinstance(event, MoveMade):
+                self.misses, self.told = 0, False
+            elif isinstance(event, Refused) and event.by == blind:
+                if event.reason != "not_understood":
+                    self.misses = 0
+                    continue
+                self.misses += 1
+                if self.misses >= 2 and not self.told:
+                    self.told = due = True
+        return due
 
 
 class QuitGuard:
