@@ -925,8 +925,6 @@ def _run(
     def in_a_room(item: Item, path: Path, offset: int, plan: list[Item], starts: list[int]) -> None:
         """--room: each condition as a room makes it, cut by the end-pointer."""
         words = load_for_recognition(path)
-        loud = np.flatnonzero(np.abs(words.astype(np.int32)) > 300)
-        first, last = (loud[0], loud[-1] + 1) if len(loud) else (0, len(words))
         complete = _completion(listener, context_of(item.fen))
         for condition in ("clean", *NOISE_SNR):
             if condition not in chosen:
@@ -937,13 +935,12 @@ def _run(
                 fill = partial(rooms.babble, voices_heard, starts=starts)
             else:
                 fill = partial(pink_stretch, noise, offset=offset)
-            sound, lead = rooms.in_room(words, snr_db, fill)
-            span = ((lead + first) / RATE, (lead + last) / RATE)
-            cut = rooms.endpoint(sound, *span, listener.pre_roll_s, complete)
+            cut = rooms.heard_in_room(words, snr_db, fill, listener.pre_roll_s, complete)
             decode(item, cut, condition)
         if "hall" in chosen:
             pause = np.zeros(int(rooms.ROOM_PAUSE_S * RATE), dtype=np.int16)
             sound = np.concatenate([rooms.hall(path, folder), pause])
+            first, last = rooms.words_span(words)
             span = ((first / RATE) + rooms.PAD_S, (last / RATE) + rooms.PAD_S)
             decode(item, rooms.endpoint(sound, *span, listener.pre_roll_s, complete), "hall")
 
@@ -953,12 +950,9 @@ def _run(
 
         def run() -> None:
             words = load_for_recognition(path)
-            loud = np.flatnonzero(np.abs(words.astype(np.int32)) > 300)
-            first, last = (loud[0], loud[-1] + 1) if len(loud) else (0, len(words))
-            sound, lead = rooms.in_room(words, None, np.zeros)
-            span = ((lead + first) / RATE, (lead + last) / RATE)
             complete = _completion(listener, context_of(item.fen))
-            decode(item, rooms.endpoint(sound, *span, listener.pre_roll_s, complete), "accented")
+            cut = rooms.heard_in_room(words, None, np.zeros, listener.pre_roll_s, complete)
+            decode(item, cut, "accented")
 
         return run
 

@@ -174,11 +174,7 @@ def _hear(
     fill: Callable[[int], np.ndarray],
     condition: str,
 ) -> Sample | None:
-    loud = np.flatnonzero(np.abs(words.astype(np.int32)) > 300)
-    first, last = (int(loud[0]), int(loud[-1]) + 1) if len(loud) else (0, len(words))
-    sound, lead = rooms.in_room(words, room[1] if room else None, fill)
-    span = ((lead + first) / RATE, (lead + last) / RATE)
-    cut = rooms.endpoint(sound, *span, pre_roll=recognizer.pre_roll_s)
+    cut = rooms.heard_in_room(words, room[1] if room else None, fill, recognizer.pre_roll_s)
     if cut is None:
         return None
     board = chess.Board(item.fen)

@@ -212,7 +212,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             backend=backend,
             model_path=args.model,
             keep=args.keep,
-            progress=lambda text: print(text, file=sys.stderr, flush=True),
+            progress=_progress,
             voices=chosen.voices,
             rates=chosen.rates,
             pitches=chosen.pitches,
@@ -255,7 +255,7 @@ def _starts(args: argparse.Namespace, settings: Settings) -> int:
     report = starts.run(
         args.runs,
         language=settings.language.blind,
-        progress=lambda text: print(text, file=sys.stderr, flush=True),
+        progress=_progress,
     )
     print(starts.format_report(report))
     return 0 if report.count("clean") == args.runs else 1

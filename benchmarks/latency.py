@@ -165,12 +165,6 @@ def first_sound_after(heard: Recording, since: float, deadline_s: float = 5.0) -
     return None
 
 
-def words_end(words: np.ndarray) -> float:
-    """Seconds from the clip's start to the end of its last loud sample."""
-    loud = np.flatnonzero(np.abs(words.astype(np.int32)) > THRESHOLD)
-    return (int(loud[-1]) + 1) / RATE if len(loud) else 0.0
-
-
 def run(
     settings: Settings,
     vocab: Vocabulary,
@@ -235,7 +229,7 @@ def run(
                     noise = partial(rooms.babble, voices, starts=starts)
                 sound, lead = rooms.in_room(words, room[1] if room else None, noise)
                 started, _ = pulse.play(sound, RATE)
-                end = started + (lead + words_end(words) * RATE) / RATE
+                end = started + (lead + rooms.words_span(words)[1]) / RATE
                 printed = program.line()
                 answer_at = first_sound_after(heard, end)
                 answer = answer_kind(printed, said, board, vocab)

@@ -183,6 +183,29 @@ def in_room(
     return mix(np.concatenate([silent, whole]), stretch * gain), lead
 
 
+LOUD = 300
+"""int16 level above which a sample belongs to the words (espeak-ng's own pauses are below)."""
+
+
+def words_span(words: np.ndarray) -> tuple[int, int]:
+    """(first, end) sample of the loud part of a recording of words (the whole if none is)."""
+    loud = np.flatnonzero(np.abs(words.astype(np.int32)) > LOUD)
+    return (int(loud[0]), int(loud[-1]) + 1) if len(loud) else (0, len(words))
+
+
+def heard_in_room(
+    words: np.ndarray,
+    snr_db: float | None,
+    noise: Callable[[int], np.ndarray],
+    pre_roll: float = PRE_ROLL,
+    completion: Callable[[np.ndarray], bool] | None = None,
+) -> np.ndarray | None:
+    """``words`` said in a room (:func:`in_room`) and cut by the end-pointer (:func:`endpoint`)."""
+    first, last = words_span(words)
+    sound, lead = in_room(words, snr_db, noise)
+    return endpoint(sound, (lead + first) / RATE, (lead + last) / RATE, pre_roll, completion)
+
+
 def endpoint(
     sound: np.ndarray,
     words_from: float,
