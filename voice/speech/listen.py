@@ -180,7 +180,6 @@ class EndPointer:
         self._checked_for = -1
         self._complete_at = -1  # the last loud frame after which the words made a phrase
         self._ended_at = float("-inf")
-        self.below_peak_db = _BELOW_PEAK_DB
         self._peak = 0.0  # the utterance's loudest level (the median of three frames)
 
     @property
@@ -299,8 +298,8 @@ class EndPointer:
         # audio the utterance will carry, and keeps its answer for it.
         if (
             self.completion is not None
-            and silence >= min(self._post_roll(self._last_loud), self.early_end_of_utterance)
             and self._checked_for != self._last_loud
+            and silence >= min(self._post_roll(self._last_loud), self.early_end_of_utterance)
         ):
             self._checked_for = self._last_loud  # once per pause
             if self.completion(_join(speech[: self._keep(self._last_loud, len(speech))])):
@@ -323,7 +322,7 @@ class EndPointer:
         the utterance would go on until they stop (measured, tuning voices in babble at 10 dB
         that began before the words: 21 of 40 moves not answered within 3 s); a player's own
         words stay within about 15 dB of their loudest vowel, the talkers further off do not."""
-        return self.loud(frame) and frame.level > self._peak - self.below_peak_db
+        return self.loud(frame) and frame.level > self._peak - _BELOW_PEAK_DB
 
     def _post_roll(self, last: int) -> float:
         """Seconds of audio kept after the last loud frame ``last``: longer when the frames

@@ -184,14 +184,9 @@ def probability(
     """P(the best candidate is what was said) from its lead over the next candidate, its fit per
     token, the speech's level above the room, how far the free guess was from it and how much
     better the guess fits than it (per token)."""
-    z = (
-        c.lead * min(lead, 30.0)
-        + c.fit * mean_logp
-        + c.loudness * min(level_db, 60.0)
-        + c.distance * distance
-        + c.gap * gap
-        + c.bias
-    )
+    x = Features(lead, mean_logp, level_db, distance, gap).vector()
+    weights = (c.lead, c.fit, c.loudness, c.distance, c.gap)
+    z = sum(w * v for w, v in zip(weights, x, strict=True)) + c.bias
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
@@ -209,8 +204,8 @@ class Features:
         return probability(self.lead, self.mean_logp, self.level_db, self.distance, self.gap, c)
 
     def vector(self) -> tuple[float, float, float, float, float]:
-        """As the logistic model sees them (lead and level capped as in :func:`probability`),
-        in the order of :class:`Calibration`'s weights."""
+        """As the logistic model sees them (lead capped at 30, level at 60 dB), in the order of
+        :class:`Calibration`'s weights (:func:`probability` and the calibration's fit)."""
         return (
             min(self.lead, 30.0),
             self.mean_logp,
