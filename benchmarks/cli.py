@@ -288,6 +288,9 @@ def _calibrate(args: argparse.Namespace, settings: Settings) -> int:
     """Whisper's decision rule fitted on the tuning voices; prints the constants."""
     from benchmarks import calibrate
 
+    if args.count < 1:
+        print(f"{PROG} calibrate: --count must be at least 1", file=sys.stderr)
+        return 2
     vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
     try:
         samples = calibrate.collect(

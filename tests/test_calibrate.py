@@ -64,3 +64,15 @@ def test_a_small_calibration_hears_tuning_voices_through_the_end_pointer(
     assert moves and {s.condition for s in moves} <= set(calibrate.CONDITIONS)
     assert any(not s.move for s in samples) and not any(s.right for s in samples if not s.move)
     assert CALIBRATION.sure > 0.5  # the shipped constants are what the report compares with
+
+
+def test_a_count_below_one_is_one_clear_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks.cli import main
+
+    assert main(["calibrate", "--count", "0"]) == 2
+    assert main(["latency", "--moves", "0"]) == 2
+    errors = capsys.readouterr().err.strip().splitlines()
+    assert errors == [
+        "python -m benchmarks calibrate: --count must be at least 1",
+        "python -m benchmarks latency: --moves must be at least 1",
+    ]
