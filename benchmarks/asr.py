@@ -49,7 +49,7 @@ from benchmarks import rooms
 from benchmarks.frontend import suppress
 from voice.config import Settings
 from voice.speech.recognizers import Recognizer, hypotheses, make_recognizer
-from voice.speech.recognizers.grammar import TRAILING_WORDS, position_phrases
+from voice.speech.recognizers.grammar import position_phrases
 from voice.speech.recognizers.lexicon import Lexicon, lexicon_dir
 from voice.speech.wavio import RATE, load_for_recognition, to_int16
 from voice.words.matcher import Decision, match_move
@@ -873,8 +873,7 @@ def _run(
             nonlocal table
             if table is None or table[0] != item.fen:
                 table = (item.fen, phrase_table(board, vocab))
-            best = tuple(w for w in vocab.normalize(transcript.best) if w not in TRAILING_WORDS)
-            move = table[1].phrases.get(best)
+            move = table[1].move_named(vocab.normalize(transcript.best))
             tally.first += move is not None and move.uci() == item.move
             by_voice[item.voice][condition][result_outcome] += 1
         if item.move is not None and condition == "clean":
@@ -925,7 +924,7 @@ def _run(
     def in_a_room(item: Item, path: Path, offset: int, plan: list[Item], starts: list[int]) -> None:
         """--room: each condition as a room makes it, cut by the end-pointer."""
         words = load_for_recognition(path)
-        complete = _completion(listener, context_of(item.fen))
+        complete = completion_check(listener, context_of(item.fen))
         for condition in ("clean", *NOISE_SNR):
             if condition not in chosen:
                 continue
@@ -950,7 +949,7 @@ def _run(
 
         def run() -> None:
             words = load_for_recognition(path)
-            complete = _completion(listener, context_of(item.fen))
+            complete = completion_check(listener, context_of(item.fen))
             cut = rooms.heard_in_room(words, None, np.zeros, listener.pre_roll_s, complete)
             decode(item, cut, "accented")
 
@@ -1017,7 +1016,9 @@ def _run(
     )
 
 
-def _completion(recognizer: Recognizer, context: frozenset[Phrase]) -> Callable[[np.ndarray], bool]:
+def completion_check(
+    recognizer: Recognizer, context: frozenset[Phrase]
+) -> Callable[[np.ndarray], bool]:
     """The program's completion check (``SpeechInput._complete``) for the end-pointer of
     ``--room``: the words so far, decoded in ``context``, make a whole phrase."""
 

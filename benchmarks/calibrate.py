@@ -7,7 +7,8 @@ its thresholds decide: play at once, ask back, offer choices, or "say it again".
 makes those constants reproducible. It hears moves said by the **tuning voices only**
 (:data:`benchmarks.asr.TRAINING_VOICES`; the report voices stay unseen), in a quiet room, pink
 noise at 10 and 5 dB and babble at 10 dB, each through the program's end-pointer as a room
-makes it (:func:`benchmarks.rooms.endpoint`: what the program hears, not a padded clip), and
+makes it (:func:`benchmarks.rooms.endpoint` with the completion check of ``--room``: what the
+program hears, not a padded clip), and
 :data:`SMALL_TALK` (sentences that are neither moves nor the ASR benchmark's), fits a logistic
 model by Newton's method, and chooses the thresholds:
 
@@ -174,16 +175,23 @@ def _hear(
     fill: Callable[[int], np.ndarray],
     condition: str,
 ) -> Sample | None:
-    cut = rooms.heard_in_room(words, room[1] if room else None, fill, recognizer.pre_roll_s)
+    board = chess.Board(item.fen)
+    context = frozenset(position_phrases(board, vocab))
+    cut = rooms.heard_in_room(
+        words,
+        room[1] if room else None,
+        fill,
+        recognizer.pre_roll_s,
+        asr.completion_check(recognizer, context),
+    )
     if cut is None:
         return None
-    board = chess.Board(item.fen)
-    recognizer.set_context(position_phrases(board, vocab))
+    recognizer.set_context(context)
     judged = recognizer.judge(cut)
     if judged is None:
         return None
     evidence, features = judged
-    heard = phrase_table(board, vocab).phrases.get(evidence.scored[0].phrase)
+    heard = phrase_table(board, vocab).move_named(evidence.scored[0].phrase)
     right = item.move is not None and heard is not None and heard.uci() == item.move
     return Sample(features, right, item.move is not None, condition)
 

@@ -565,3 +565,20 @@ def test_check_words_follow_only_the_moves_that_give_check_or_mate() -> None:
     tails = [(), ("matt",), ("schach",), ("schach", "matt")]
     expected = {(*form, *tail) for form in table.forms(qxf7) for tail in tails}
     assert table.with_check_words(qxf7) == expected
+
+
+def test_a_phrase_with_its_check_word_names_the_same_move() -> None:
+    """Every phrase the recogniser may hear names its move, "Schach"/"matt" after it included:
+    the calibration and the learning of the player's voice once took a right hearing of a
+    checking move for a wrong one, because the table's phrases carry no check word."""
+    vocab = Vocabulary.default()
+    mate = chess.Board()
+    for san in ("e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"):
+        mate.push_san(san)
+    table = phrase_table(mate, vocab)
+    for phrase in table.with_check_words():
+        assert table.move_named(phrase) is not None, phrase
+    qxf7 = chess.Move.from_uci("h5f7")
+    assert table.move_named((*table.forms(qxf7)[0], "schach", "matt")) == qxf7
+    assert table.move_named(("schach",)) is None
+    assert table.move_named(("dame", "hector", "neun")) is None

@@ -31,7 +31,6 @@ import numpy as np
 
 from voice.rules.events import MoveMade, OutputEvent, Side
 from voice.speech.recognizers.adaptation import default_path, write_atomically
-from voice.speech.recognizers.grammar import TRAILING_WORDS
 from voice.speech.wavio import RATE, write_wav
 from voice.words.phrases import phrase_table
 from voice.words.vocabulary import Phrase, Vocabulary
@@ -205,8 +204,7 @@ class GameLearner:
         for heard, audio in reversed(self.recent()):
             for text, _ in heard:
                 phrase = self.vocab.normalize(text)
-                words = tuple(w for w in phrase if w not in TRAILING_WORDS)
-                if table.phrases.get(words) == move:
+                if table.move_named(phrase) == move:
                     path = self.store.add(audio, phrase, "game")
                     self._kept.append((len(board.move_stack) + 1, path))
                     return

@@ -106,6 +106,15 @@ class PhraseTable:
             spoken.update((*phrase, *tail) for phrase in phrases for tail in tails)
         return frozenset(spoken)
 
+    def move_named(self, phrase: Phrase) -> chess.Move | None:
+        """The move a phrase of :meth:`with_check_words` names ("Dame Bella fünf Schach" names
+        the move of "Dame Bella fünf"), or None. The check and mate words say nothing more
+        about the move; a tool that looks the phrase up in :attr:`phrases` alone takes a right
+        hearing of a checking move for a wrong one."""
+        while phrase and phrase[-1] in (CHECK_WORD, MATE_WORD):
+            phrase = phrase[:-1]
+        return self.phrases.get(phrase)
+
     def words(self) -> frozenset[str]:
         """Every token used, plus "schach"/"matt" (for recogniser word lists and grammars)."""
         return self._words
