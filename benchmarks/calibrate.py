@@ -12,7 +12,8 @@ program hears, not a padded clip), and
 :data:`SMALL_TALK` (sentences that are neither moves nor the ASR benchmark's), fits a logistic
 model by Newton's method, and chooses the thresholds:
 
-- ``sure`` (play without a question): above every wrong best phrase seen, with a margin;
+- ``sure`` (play without a question): the lowest probability at which no wrong best phrase
+  that could be played (:data:`WRONG_PLAYED`) reaches it, with a small margin;
 - ``unsure`` (ask back from here): the lowest probability at which the wrong moves asked back
   stay within :data:`WRONG_ASKED` of the moves said.
 
@@ -35,6 +36,7 @@ import numpy as np
 
 from benchmarks import asr, rooms
 from voice.config import Settings
+from voice.game.session import is_underpromotion
 from voice.speech.recognizers import make_recognizer
 from voice.speech.recognizers.grammar import position_phrases
 from voice.speech.recognizers.whisper import CALIBRATION, Calibration, Features, WhisperRecognizer
@@ -90,8 +92,19 @@ set that asked back only 60 right moves of 435 (and so refused most the player s
 back 121 right and 12 wrong. A wrong move asked back costs the player a "nein"; it is never
 played."""
 
-SURE_MARGIN = 0.01
-"""``sure`` lies this far above the most probable wrong best phrase of the tuning set."""
+WRONG_PLAYED = 0.0
+"""Wrong best phrases the recogniser alone would let be played, as a share of the moves said:
+none. ``sure`` is the lowest probability above every wrong best phrase that could be played
+(:meth:`Sample.playable`: not an underpromotion, a clear lead, speech well above the room),
+plus :data:`SURE_MARGIN`. Before those rules were part of the decision, and while a right
+"… Schach" counted as wrong, a single outlier set ``sure`` to 0.995 (session 8's refit, not
+adopted)."""
+
+SURE_MARGIN = 0.002
+"""``sure`` lies at least this far above the likeliest playable wrong best phrase."""
+
+SURE_RANGE = (0.95, 0.995)
+"""``sure`` stays within these bounds."""
 
 L2 = 0.01
 """Ridge penalty of the fit (the weights, not the bias)."""
@@ -105,6 +118,14 @@ class Sample:
     move: bool
     """A move was said (False: small talk)."""
     condition: str
+    askable_only: bool = False
+    """The best phrase names a move that is always asked back, never played at once (an
+    underpromotion: :func:`voice.game.session.is_underpromotion`)."""
+
+    def playable(self, c: Calibration) -> bool:
+        """Whether the recogniser's confidence alone would let the matcher play it."""
+        f = self.features
+        return not self.askable_only and f.lead >= c.play_lead and f.level_db >= c.play_level_db
 
 
 def collect(
@@ -193,7 +214,8 @@ def _hear(
     evidence, features = judged
     heard = phrase_table(board, vocab).move_named(evidence.scored[0].phrase)
     right = item.move is not None and heard is not None and heard.uci() == item.move
-    return Sample(features, right, item.move is not None, condition)
+    askable = heard is not None and is_underpromotion(heard)
+    return Sample(features, right, item.move is not None, condition, askable)
 
 
 def fit(samples: Sequence[Sample], l2: float = L2) -> tuple[np.ndarray, float]:
@@ -231,8 +253,14 @@ def calibrate(samples: Sequence[Sample], base: Calibration = CALIBRATION) -> Cal
     )
     p = np.array([s.features.probability(fitted) for s in samples])
     wrong = np.array([not s.right for s in samples])
-    sure = min(0.995, max(0.9, float(p[wrong].max(initial=0.0)) + SURE_MARGIN))
+    playable = np.array([s.playable(base) for s in samples])
     moves = sum(1 for s in samples if s.move)
+    sure = SURE_RANGE[1]
+    for candidate in sorted(set(np.round(p, 3)), reverse=True):
+        played_wrong = np.sum(wrong & playable & (p >= candidate - SURE_MARGIN))
+        if candidate < SURE_RANGE[0] or played_wrong > WRONG_PLAYED * moves:
+            break
+        sure = float(candidate)
     unsure = sure
     for candidate in sorted(set(np.round(p[p < sure], 3)), reverse=True):
         asked_wrong = int(np.sum(wrong & (p >= candidate) & (p < sure)))
@@ -249,7 +277,8 @@ def outcomes(samples: Sequence[Sample], c: Calibration) -> dict[str, Counter[str
     for s in samples:
         name = s.condition if s.move else f"talk {s.condition}"
         p = s.features.probability(c)
-        kind = "played" if p >= c.sure else "asked" if p >= c.unsure else "not"
+        played = p >= c.sure and s.playable(c)
+        kind = "played" if played else "asked" if p >= c.unsure else "not"
         verdict = "right" if s.right else "wrong"
         table.setdefault(name, Counter())[f"{kind} {verdict}" if kind != "not" else kind] += 1
     return table

@@ -159,7 +159,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="fit Whisper's decision rule on the tuning voices (prints the constants)",
     )
     calibrate.add_argument("--count", type=int, default=120, help="moves (default 120)")
-    calibrate.add_argument("--seed", type=int, default=101, help="corpus seed (default 101)")
+    calibrate.add_argument(
+        "--seed",
+        type=_seeds,
+        default=(101, 102),
+        help="corpus seeds, comma-separated, each a corpus of --count moves, pooled "
+        "(default 101,102: the shipped constants)",
+    )
     latency = kinds.add_parser(
         "latency",
         help="end of speech to the spoken answer, through 'voice-chess play' on virtual devices",
@@ -293,14 +299,28 @@ def _calibrate(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
     try:
-        samples = calibrate.collect(
-            settings, vocab, count=args.count, seed=args.seed, progress=_progress
-        )
+        samples = [
+            sample
+            for seed in args.seed
+            for sample in calibrate.collect(
+                settings, vocab, count=args.count, seed=seed, progress=_progress
+            )
+        ]
     except (RecognizerError, RuntimeError, OSError) as error:
         print(f"{PROG} calibrate: {error}", file=sys.stderr)
         return 1
     print(calibrate.format_report(samples, calibrate.calibrate(samples)))
     return 0
+
+
+def _seeds(text: str) -> tuple[int, ...]:
+    """``101,102`` → (101, 102)."""
+    try:
+        return tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: whole numbers separated by commas, such as 101,102"
+        ) from None
 
 
 def _progress(text: str) -> None:

@@ -4,6 +4,7 @@ set of phrases per position, rejection, and the calibrated decision."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from pathlib import Path
 
 import chess
@@ -17,14 +18,17 @@ from voice.speech.recognizers.grammar import position_phrases
 from voice.speech.recognizers.sphinx import SphinxRecognizer
 from voice.speech.recognizers.whisper import (
     CALIBRATION,
+    Features,
     WhisperRecognizer,
     guess_distance,
     guess_words,
+    loud_seconds,
     nearest,
     probability,
     reported,
     sound_string,
     speech_span,
+    top_confidence,
 )
 from voice.words.matcher import Decision, match_move
 from voice.words.vocabulary import Vocabulary
@@ -68,6 +72,35 @@ def test_a_phrase_cut_short_is_incomplete(recognizer: WhisperRecognizer, tmp_pat
     assert not (cut.complete and cut.nbest)  # what the end-pointer asks: a whole phrase?
     whole = recognizer.recognize(synthesize("Turm Anna eins", tmp_path), 16000)
     assert whole.complete and whole.best == "turm anna eins"
+
+
+@pytest.mark.parametrize(
+    ("said", "voice"),
+    [
+        ("Eva nimmt Felix sechs en passant", "de+klatt2"),
+        ("Bella sieben Bella acht Umwandlung Dame", "de+m3"),
+    ],
+)
+def test_the_phrase_said_to_its_end_beats_one_that_fits_only_its_start(
+    recognizer: WhisperRecognizer, tmp_path: Path, said: str, voice: str
+) -> None:
+    """Whisper's probability that the sentence ends after a phrase counts in its score: a
+    shorter phrase fits the start of the speech as well ("Eva nimmt Felix sechs" of "… en
+    passant"), and a promotion's last word was heard as the likelier "Turm" when "Umwandlung
+    Dame" was said (both heard so without the ending, by these voices)."""
+    recognizer.set_context(
+        [
+            ("eva", "nimmt", "felix", "sechs"),
+            ("eva", "nimmt", "felix", "sechs", "en", "passant"),
+            ("eva", "nimmt", "david", "sechs"),
+            ("bella", "sieben", "bella", "acht", "dame"),
+            ("bella", "sieben", "bella", "acht", "umwandlung", "dame"),
+            ("bella", "sieben", "bella", "acht", "turm"),
+            ("bella", "sieben", "bella", "acht", "umwandlung", "turm"),
+        ]
+    )
+    transcript = recognizer.recognize(synthesize(said, tmp_path, voice=voice), 16000)
+    assert transcript.best == said.lower()
 
 
 def test_yes_is_heard_among_the_answers_to_a_question(
@@ -189,6 +222,23 @@ def test_only_what_the_recogniser_is_sure_of_reaches_the_matchers_accept_point(
     assert values[0] == 0.0 and values[-1] == pytest.approx(1.0)
 
 
+def test_a_move_with_a_close_rival_or_in_faint_speech_is_never_played_however_well_it_fits(
+    settings: Settings,
+) -> None:
+    """Issue 18 §3: play at once only when the best candidate is clearly ahead. A near-perfect
+    fit with a rival close behind ("Springer David fünf" or "… sieben") is asked back."""
+    gate = settings.matching.accept_confidence
+    clear = Features(lead=8.0, mean_logp=-0.5, level_db=40.0, distance=0.0, gap=0.0)
+    assert clear.probability() >= CALIBRATION.sure and top_confidence(clear) >= gate
+    close = replace(clear, lead=CALIBRATION.play_lead - 0.1)
+    assert close.probability() >= CALIBRATION.sure  # the model alone would play it
+    assert top_confidence(close) < gate
+    # Nor when the speech hardly stands above the room ("when the audio is good").
+    faint = replace(clear, level_db=CALIBRATION.play_level_db - 1)
+    assert faint.probability() >= CALIBRATION.sure
+    assert top_confidence(faint) < gate
+
+
 def test_the_speech_span_keeps_a_margin_and_finds_no_speech_in_silence() -> None:
     audio = np.zeros(32000, dtype=np.int16)
     audio[12000:20000] = (np.sin(np.arange(8000) / 3) * 8000).astype(np.int16)
@@ -196,6 +246,16 @@ def test_the_speech_span_keeps_a_margin_and_finds_no_speech_in_silence() -> None
     assert start < 12000 <= 20000 < end
     assert level > 40
     assert speech_span(np.zeros(16000, dtype=np.int16))[2] == 0.0
+
+
+def test_the_guess_may_spend_tokens_on_all_the_speech_even_without_quiet_around_it() -> None:
+    """The free guess's token budget follows the loud frames, not the clip's length less the
+    margins: a rendered voice or the end-pointer's short post-roll has less quiet around the
+    words than the margins, and the guess then stopped inside them ("Läufer C")."""
+    audio = np.zeros(int(1.15 * 16000), dtype=np.int16)
+    audio[1600:17600] = (np.sin(np.arange(16000) / 3) * 8000).astype(np.int16)  # 1.0 s
+    assert loud_seconds(audio) == pytest.approx(1.0, abs=0.02)
+    assert loud_seconds(np.zeros(16000, dtype=np.int16)) == 0.0
 
 
 def test_auto_listens_with_whisper_when_its_model_is_there(

@@ -16,6 +16,7 @@ from session_scripts import (
     refused,
     results,
     run,
+    run_text,
     says,
 )
 
@@ -171,7 +172,10 @@ def test_D_2_1_promotion_by_voice_needs_the_piece(settings: Settings) -> None:
     assert says(out, "blind", 1.0) == ["Welche Figur?"]
     assert refused(out)[0] == {"t": 1.0, "by": "white", "reason": "which_piece"}
     assert clock_at(out, 1.0)["running"] == "white"
-    # Capture and under-promotion in one phrase.
+    # Capture and under-promotion in one phrase: asked back, however clearly heard.
+    assert says(out, "blind", 2.0) == ["Eva schlägt David acht Springer?"]
+    assert clock_at(out, 2.0)["running"] == "white"
+    assert move_lines(out)[0]["t"] == 2.5
     assert move_lines(out)[0]["move"] == {
         "uci": "e7d8n",
         "san": "exd8=N",
@@ -254,3 +258,24 @@ def test_saying_the_words_again_makes_the_recapture(settings: Settings) -> None:
     out = run("repeat_or_move_said_again", settings)
     assert says(out, "blind", 2.0) == [REPEAT_OR_MOVE]
     assert move_lines(out)[1] == {"t": 3.0, "move": RECAPTURE}
+
+
+def test_an_underpromotion_is_asked_back_and_a_queen_is_not(settings: Settings) -> None:
+    """A promotion to a rook, bishop or knight is rare and final once made (4.4.4), and a
+    spoken "Dame" at the end of a promotion is the word most often misheard as "Turm": it is
+    asked back even when heard for sure, typed or said; a queen is made at once."""
+    setup = (
+        '{"setup": {"mode": "game", "blind": "white", "time_control": "900+10",'
+        ' "fen": "8/P7/7k/8/8/8/8/4K3 w - - 0 1"}}'
+    )
+    rook = run_text(
+        setup + '\n{"t": 1, "blind": "Anna acht Turm"}\n{"t": 2, "blind": "ja"}', settings
+    )
+    assert says(rook, "blind", 1.0) == ["Anna acht Turm?"]
+    assert moves(rook) == ["a7a8r"]
+    refused_rook = run_text(
+        setup + '\n{"t": 1, "blind": "Anna acht Turm"}\n{"t": 2, "blind": "nein"}', settings
+    )
+    assert moves(refused_rook) == []
+    queen = run_text(setup + '\n{"t": 1, "blind": "Anna acht Dame"}', settings)
+    assert moves(queen) == ["a7a8q"]

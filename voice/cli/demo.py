@@ -284,14 +284,25 @@ class Demo:
 
         return isinstance(self.session.pending, PendingChoice)
 
-    async def _answer_question(self, line: Line, meant: chess.Move) -> Line:
+    async def _answer_question(self, line: Line, meant: chess.Move, tries: int = 2) -> Line:
         """The session asked back ("Eva vier?"): the player answers "ja", by voice too; offered
         a choice, they say the number of the move they meant (or, asked for the one word two moves
         differ in, that word)."""
-        from voice.game.session_base import PendingChoice
+        from voice.game.session_base import PendingChoice, PendingConfirm
 
-        words = self.session.vocab.commands["yes"][0][0]
+        vocab = self.session.vocab
+        words = vocab.commands["yes"][0][0]
         pending = self.session.pending
+        asked = pending.moves if isinstance(pending, PendingChoice) else ()
+        if isinstance(pending, PendingConfirm):
+            asked = (pending.move,)
+        if meant not in asked:
+            # Asked back or offered a move that was not meant: "nein", and the move again.
+            if tries == 0:
+                return line
+            await self.say(vocab.commands["no"][0][0])
+            line = await self.say(line.said)
+            return line if line.made else await self._answer_question(line, meant, tries - 1)
         if isinstance(pending, PendingChoice) and meant in pending.moves:
             number = pending.moves.index(meant)
             if pending.difference is not None:  # "Springer Felix fünf oder sechs?": "sechs"

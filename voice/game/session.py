@@ -134,6 +134,16 @@ _HELP_COMMANDS = (
 # The pieces a pawn may become (3.7.5), in the order the 2001 promotion question names them.
 _PROMOTION_PIECES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 
+
+def is_underpromotion(move: chess.Move) -> bool:
+    """A promotion to a rook, bishop or knight: always asked back before it is made ("Bella
+    acht Turm?"), however clearly it was heard. It is rare, it cannot be undone once made
+    (FIDE 4.4.4: the choice is final when the piece touches the square), and "Dame" at the end
+    of a spoken promotion is the word Whisper most often heard as "Turm", with confidence (the
+    likeliest wrong moves of the tuning voices, session 9)."""
+    return move.promotion is not None and move.promotion != chess.QUEEN
+
+
 # Commands that answer a question or take a move back: listened for only while one is open.
 _ANSWERS = frozenset({"yes", "no", "correction", "repetition", "my_move"})
 
@@ -580,7 +590,10 @@ class GameSession(SessionBase):
         if self._repeat_back(heard, result, t, out):
             return
         if result.decision == Decision.ACCEPT and result.move is not None:
-            self._propose(result.move, t, out)
+            if is_underpromotion(result.move):
+                self._ask_confirm(result.move, t, out)
+            else:
+                self._propose(result.move, t, out)
             return
         fuzzy = self._fuzzy_command(heard, numbers, below=self._best_cost(result))
         if fuzzy is not None:
