@@ -124,8 +124,7 @@ class Sample:
 
     def playable(self, c: Calibration) -> bool:
         """Whether the recogniser's confidence alone would let the matcher play it."""
-        f = self.features
-        return not self.askable_only and f.lead >= c.play_lead and f.level_db >= c.play_level_db
+        return not self.askable_only and self.features.clear(c)
 
 
 def collect(

@@ -287,7 +287,8 @@ class Demo:
     async def _answer_question(self, line: Line, meant: chess.Move, tries: int = 2) -> Line:
         """The session asked back ("Eva vier?"): the player answers "ja", by voice too; offered
         a choice, they say the number of the move they meant (or, asked for the one word two moves
-        differ in, that word)."""
+        differ in, that word). Asked about moves they did not mean, they say "nein" and the move
+        again (``tries`` times)."""
         from voice.game.session_base import PendingChoice, PendingConfirm
 
         vocab = self.session.vocab
@@ -303,7 +304,7 @@ class Demo:
             await self.say(vocab.commands["no"][0][0])
             line = await self.say(line.said)
             return line if line.made else await self._answer_question(line, meant, tries - 1)
-        if isinstance(pending, PendingChoice) and meant in pending.moves:
+        if isinstance(pending, PendingChoice):
             number = pending.moves.index(meant)
             if pending.difference is not None:  # "Springer Felix fünf oder sechs?": "sechs"
                 words = self.session.vocab.display((pending.difference[number],))

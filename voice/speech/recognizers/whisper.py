@@ -201,11 +201,11 @@ CALIBRATION = Calibration(
 )
 
 CHOICES = 3
+"""Moves offered when the recogniser is unsure between them."""
 
 ASKED_BACK = 0.49
 """The reported confidence of a best phrase that is to be asked back whatever its probability
 (just below the matcher's ``accept_confidence``)."""
-"""Moves offered when the recogniser is unsure between them."""
 
 
 def probability(
@@ -238,6 +238,12 @@ class Features:
     def probability(self, c: Calibration = CALIBRATION) -> float:
         return probability(self.lead, self.mean_logp, self.level_db, self.distance, self.gap, c)
 
+    def clear(self, c: Calibration = CALIBRATION) -> bool:
+        """The best candidate is clearly ahead of the next (``c.play_lead``) and the speech
+        stands well above the room (``c.play_level_db``): only then may it be played without a
+        question, however probable."""
+        return self.lead >= c.play_lead and self.level_db >= c.play_level_db
+
     def vector(self) -> tuple[float, float, float, float, float]:
         """As the logistic model sees them (lead capped at 30, level at 60 dB), in the order of
         :class:`Calibration`'s weights (:func:`probability` and the calibration's fit)."""
@@ -263,9 +269,7 @@ def top_confidence(features: Features, c: Calibration = CALIBRATION) -> float:
     accept point (asked back, never played) when a rival comes within ``c.play_lead`` or the
     speech is less than ``c.play_level_db`` above the room."""
     top = reported(features.probability(c), c)
-    if features.lead < c.play_lead or features.level_db < c.play_level_db:
-        return min(top, ASKED_BACK)
-    return top
+    return top if features.clear(c) else min(top, ASKED_BACK)
 
 
 @dataclass(frozen=True)
