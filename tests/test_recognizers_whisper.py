@@ -29,7 +29,9 @@ from voice.speech.recognizers.whisper import (
     sound_string,
     speech_span,
     top_confidence,
+    written,
 )
+from voice.wiring.app_decisions import question_phrases
 from voice.words.matcher import Decision, match_move
 from voice.words.vocabulary import Vocabulary
 
@@ -109,6 +111,40 @@ def test_yes_is_heard_among_the_answers_to_a_question(
     recognizer.set_context([("ja",), ("nein",), ("korrektur",)])
     transcript = recognizer.recognize(synthesize("ja", tmp_path), 16000)
     assert transcript.best == "ja"
+
+
+def test_a_candidate_is_written_as_whisper_writes_german() -> None:
+    """Sentence case and capitalised nouns: Whisper scores the spelling it would write."""
+    vocab = Vocabulary.default()
+    assert written(("nein",), vocab) == "Nein"
+    assert written(("wer", "ist", "am", "zug"), vocab) == "Wer ist am Zug"
+    assert written(("springer", "felix", "drei"), vocab) == "Springer Felix drei"
+    assert Vocabulary.default("en").display(("pause",)) == "pause"  # English: no noun capitals
+
+
+@pytest.mark.parametrize(
+    ("said", "voice"),
+    [
+        ("nein", "de"),
+        ("vier", "de"),
+        ("drei", "de+m2"),
+        ("fünf", "de+m2"),
+        ("nein", "de+m4"),
+        ("acht", "de+f1"),
+        ("fünf", "de+f3"),
+        ("vier", "de+m5"),
+    ],
+)
+def test_a_short_answer_is_heard_when_written_as_a_sentence(
+    recognizer: WhisperRecognizer, tmp_path: Path, said: str, voice: str
+) -> None:
+    """The answers to a question before the game (the computer's strength: "zwei"), said alone.
+    Scored in lower case, each of these was heard as another word or not at all by this voice
+    ("nein" as "eins", "fünf" as "sieben"): a lower-case word at the start of a sentence is a
+    spelling Whisper does not write."""
+    recognizer.set_context(question_phrases(Vocabulary.default()))
+    transcript = recognizer.recognize(synthesize(said, tmp_path, voice=voice), 16000)
+    assert transcript.best == said
 
 
 def test_small_talk_is_no_move(

@@ -188,6 +188,33 @@ _DISPLAY: Mapping[str, str] = {
 }
 
 
+_COMMAND_NOUNS: Mapping[str, Mapping[str, str]] = {
+    "de": {
+        "korrektur": "Korrektur",
+        "zeit": "Zeit",
+        "uhr": "Uhr",
+        "züge": "Züge",
+        "zug": "Zug",
+        "stellung": "Stellung",
+        "brett": "Brett",
+        "partie": "Partie",
+        "notation": "Notation",
+        "remis": "Remis",
+        "aufgabe": "Aufgabe",
+        "schiedsrichter": "Schiedsrichter",
+        "wiederholung": "Wiederholung",
+        "pause": "Pause",
+        "ruhe": "Ruhe",
+        "hilfe": "Hilfe",
+    },
+}
+"""The nouns of a command set, capitalised as its language writes them. Whisper writes German
+as it is spelt: a phrase it is asked to score in lower case ("zeit") costs it a spelling it
+would never write, and a short answer lost to a rival spelt right (see
+:func:`voice.speech.recognizers.whisper.written`). English writes none of its command words
+with a capital ("pause" is a word of both sets)."""
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     """The words of one game: configured file and rank words, aliases, one command set."""
@@ -203,7 +230,7 @@ class Vocabulary:
     @classmethod
     def from_settings(cls, settings: VocabularySettings, command_set: str = "de") -> Vocabulary:
         """Build the vocabulary from the ``[vocabulary]`` section and the command-word set."""
-        display = dict(_DISPLAY)
+        display = {**_DISPLAY, **_COMMAND_NOUNS.get(command_set, {})}
         files = tuple(word.strip().lower() for word in settings.file_words)
         for configured in settings.file_words:
             display[configured.strip().lower()] = configured.strip()
