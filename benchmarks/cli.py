@@ -3,8 +3,9 @@
 ``asr``: recognition accuracy and latency on a synthesized corpus; ``latency``: end of speech to
 the spoken answer through the whole program on virtual audio devices (:mod:`benchmarks.latency`);
 ``starts``: how often ``voice-chess play`` starts and ends cleanly; ``web``: click-to-announcement
-latency of the web board (:mod:`benchmarks.cli_web`). They need the repository and the test
-extras, so they are not part of the installed program.
+latency of the web board (:mod:`benchmarks.cli_web`); ``answers``: yes, no, the numbers and the
+requests said alone, decided as the program decides them (:mod:`benchmarks.answers`). They need
+the repository and the test extras, so they are not part of the installed program.
 
 Prints per condition (clean; pink noise and babble at 10 and 5 dB signal-to-noise ratio over the
 whole recording; a reverberant hall; accented German) how many utterances became the right
@@ -25,7 +26,7 @@ from pathlib import Path
 
 from benchmarks import cli_web
 from voice.config import ConfigError, Settings, load_settings
-from voice.speech.recognizers import RecognizerError
+from voice.speech.recognizers import RecognizerError, make_recognizer
 from voice.speech.recognizers.lexicon import LexiconError
 from voice.words.vocabulary import Vocabulary
 
@@ -166,6 +167,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="corpus seeds, comma-separated, each a corpus of --count moves, pooled "
         "(default 101,102: the shipped constants)",
     )
+    answers = kinds.add_parser(
+        "answers",
+        help="words said alone: yes, no, the numbers and the requests, decided as the program "
+        "decides them",
+    )
+    answers.add_argument("--count", type=int, default=6, help="times each word (default 6)")
+    answers.add_argument("--seed", type=int, default=2026, help="corpus seed (default 2026)")
+    answers.add_argument(
+        "--voices",
+        choices=("tuning", "report"),
+        default="report",
+        help="report: the voices figures are reported from (default); tuning: the only ones "
+        "to tune on",
+    )
+    answers.add_argument(
+        "--backend",
+        choices=("auto", "sphinx", "vosk", "whisper"),
+        help="default: [speech] recognizer",
+    )
     latency = kinds.add_parser(
         "latency",
         help="end of speech to the spoken answer, through 'voice-chess play' on virtual devices",
@@ -202,6 +222,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return _latency(args, settings)
     if args.bench == "calibrate":
         return _calibrate(args, settings)
+    if args.bench == "answers":
+        return _answers(args, settings)
     from benchmarks import asr
 
     count = args.count or (30 if args.quick else 200)
@@ -310,6 +332,38 @@ def _calibrate(args: argparse.Namespace, settings: Settings) -> int:
         print(f"{PROG} calibrate: {error}", file=sys.stderr)
         return 1
     print(calibrate.format_report(samples, calibrate.calibrate(samples)))
+    return 0
+
+
+def _answers(args: argparse.Namespace, settings: Settings) -> int:
+    """Words said alone, decided as the program decides them; prints the table."""
+    from benchmarks import answers, asr
+
+    if args.count < 1:
+        print(f"{PROG} answers: --count must be at least 1", file=sys.stderr)
+        return 2
+    vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+    backend = args.backend or settings.speech.recognizer
+    try:
+        recognizer = make_recognizer(settings, vocab, backend=backend)
+        report = answers.run(
+            settings,
+            vocab,
+            recognizer,
+            count=args.count,
+            seed=args.seed,
+            voices=asr.VOICE_SETS[args.voices],
+            progress=_progress,
+        )
+    except (RecognizerError, RuntimeError, OSError) as error:
+        print(f"{PROG} answers: {error}", file=sys.stderr)
+        return 1
+    name = recognizer.describe()
+    print(
+        answers.format_report(
+            report, backend=name, seed=args.seed, voices=args.voices, count=args.count
+        )
+    )
     return 0
 
 

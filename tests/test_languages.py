@@ -433,8 +433,8 @@ def test_play_in_hebrew_prints_unpointed_hebrew_and_resumes_in_hebrew(tmp_path: 
         con.type("Eva vier")
         assert con.next_line() == "Eva vier"
         con.type("Hilfe")
-        line = con.expect(shown("he", "game.help.wait", commands="zeit")[:12])
-        assert "zeit" in line and not set(line) & set(HEBREW_POINTS)
+        line = con.expect(shown("he", "game.help.wait", commands="Zeit")[:12])
+        assert "Zeit" in line and not set(line) & set(HEBREW_POINTS)
         con.end_input()
         assert con.wait() == 0
         assert not set(con.output()) & set(HEBREW_POINTS)

@@ -279,3 +279,46 @@ def test_an_underpromotion_is_asked_back_and_a_queen_is_not(settings: Settings) 
     assert moves(refused_rook) == []
     queen = run_text(setup + '\n{"t": 1, "blind": "Anna acht Dame"}', settings)
     assert moves(queen) == ["a7a8q"]
+
+
+def test_a_yes_heard_unsurely_once_neither_plays_the_move_asked_back_nor_resigns(
+    settings: Settings,
+) -> None:
+    """The move was asked back because the recogniser was unsure of it; a "ja" it is just as
+    unsure of (below ``accept_confidence``: a neighbour talking, a cough) asks again how to
+    answer, and nothing is played (Art. 4.7: a move once made stands) or resigned. A "ja"
+    heard surely, or typed, answers; so does a second unsure one to the same question."""
+    setup = '{"setup": {"mode": "game", "blind": "white", "time_control": "900+10"}}\n'
+    asked = '{"t": 1, "blind_nbest": [["Springer Felix drei", 0.4]]}\n'
+    unsure = run_text(setup + asked + '{"t": 2, "blind_nbest": [["ja", 0.3]]}', settings)
+    assert says(unsure, "blind", 1.0) == ["Springer Felix drei?"]
+    assert says(unsure, "blind", 2.0) == [
+        "Nicht sicher verstanden, ob Sie ja sagten.",
+        "Mit ja spielen Sie Springer Felix drei, mit nein verwerfen Sie den Zug. "
+        "Oder sagen Sie einen anderen Zug.",
+    ]
+    assert moves(unsure) == []
+    again = run_text(
+        setup + asked + '{"t": 2, "blind_nbest": [["ja", 0.3]]}\n{"t": 3, "blind": "ja"}',
+        settings,
+    )
+    assert moves(again) == ["g1f3"]
+    # Faint speech: a second unsure "ja" to the same question answers it.
+    twice = '{"t": 2, "blind_nbest": [["ja", 0.3]]}\n{"t": 3, "blind_nbest": [["ja", 0.3]]}'
+    assert moves(run_text(setup + asked + twice, settings)) == ["g1f3"]
+    # ... but not one to an earlier question: a new move asked back starts afresh.
+    other = (
+        '{"t": 2, "blind_nbest": [["ja", 0.3]]}\n'
+        '{"t": 3, "blind_nbest": [["Springer Cesar drei", 0.4]]}\n'
+        '{"t": 4, "blind_nbest": [["ja", 0.3]]}'
+    )
+    assert moves(run_text(setup + asked + other, settings)) == []
+    sure = run_text(setup + asked + '{"t": 2, "blind_nbest": [["ja", 0.9]]}', settings)
+    assert moves(sure) == ["g1f3"]
+    resign = run_text(
+        setup + '{"t": 1, "blind": "Aufgabe"}\n{"t": 2, "blind_nbest": [["ja", 0.3]]}', settings
+    )
+    assert [r["reason"] for r in results(resign)] == ["time_forfeit"]  # not resigned
+    assert says(resign, "blind", 2.0)[0] == "Nicht sicher verstanden, ob Sie ja sagten."
+    no = run_text(setup + asked + '{"t": 2, "blind_nbest": [["nein", 0.3]]}', settings)
+    assert says(no, "blind", 2.0) == ["Verworfen. Bitte Ihren Zug."]  # "no" loses nothing

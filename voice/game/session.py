@@ -560,7 +560,8 @@ class GameSession(SessionBase):
         numbers = self._numbers_choose()
         command = read_command(heard[0].words, self.vocab, numbers=numbers)
         if command is not None:
-            self._command(command, t, out)
+            if not self._yes_unsure(command, heard[0], t, out):
+                self._command(command, t, out)
             return
         if self.result is not None:
             self.tell(out, t, "game.over", result=self.result_words(self.result))
@@ -601,6 +602,33 @@ class GameSession(SessionBase):
             return
         if not self._ask_promotion(heard[0].words, result, t, out):
             self._undecided(result, t, out)
+
+    def _yes_unsure(self, command: Command, top: Hypothesis, t: int, out: Outputs) -> bool:
+        """A "yes" that would play the move asked back, or resign, must be heard as surely as a
+        move played at once (``[matching] accept_confidence``); otherwise the question is asked
+        again with how to answer it, and nothing happens. The move was asked back because the
+        recogniser was unsure of it: a "yes" it is just as unsure of (someone nearby talking)
+        must not play it after all (a move once made stands, Art. 4.7), nor end the game.
+
+        A second unsure "yes" to the same question answers it: speech too faint for the
+        recogniser to be sure of anything (it asks back every move then) must not lock the
+        player out, and two mishearings in a row that both come out as "yes" are far rarer
+        than one."""
+        if command.name != "yes" or top.confidence >= self.settings.matching.accept_confidence:
+            return False
+        if self.pending is not None and self.yes_doubted is self.pending:
+            return False
+        self.yes_doubted = self.pending
+        match self.pending:
+            case PendingConfirm(spoken=spoken):
+                self.tell(out, t, "yes_unsure")
+                self.tell(out, t, "help.confirm", move=spoken)
+            case PendingResign():
+                self.tell(out, t, "yes_unsure")
+                self.tell(out, t, "help.resign")
+            case _:
+                return False
+        return True
 
     def _ask_promotion(self, words: Phrase, result: MatchResult, t: int, out: Outputs) -> bool:
         """2001 (F.2.1 asks no announcement of the piece): "Eva acht" is asked about, not

@@ -203,6 +203,9 @@ class SessionBase:
         )
         self.now = 0
         self.pending: Pending | None = None
+        self.yes_doubted: Pending | None = None
+        """The question a "ja" was last heard too unsurely to answer (and asked again): a
+        second "ja" to the same question answers it (GameSession._yes_unsure)."""
         self.offer: DrawOffer | None = None
         self.result: Result | None = None
         self.attempts: dict[Side, int] = {"white": 0, "black": 0}

@@ -1,0 +1,322 @@
+"""Words said alone: the answers to a question and the requests, heard as the program hears them.
+
+The move benchmark (:mod:`benchmarks.asr`) measures moves. A game needs short words as well:
+"ja" or "nein" when a move is asked back, a number for the computer's strength, "Zeit",
+"Stellung", "Korrektur". They are the hardest thing for Whisper to score (one or two tokens, no
+context around them), and the one that plays a move is "ja". So each utterance here is decided
+as the program decides it:
+
+- ``question``, before the game ("Spielstärke des Computers?"): "ja" takes the suggested level,
+  a number picks one (:func:`voice.wiring.app_decisions.level_answer`); right when the level is
+  the one said, none when the question would be asked again.
+- ``asked``, in a game while a move is asked back ("Springer Felix drei?"): the phrases the game
+  listens for then (:meth:`voice.game.session.GameSession.phrases_now`). Right when the request
+  said is the one read (a "ja" only when sure enough to play the move); wrong when another
+  request or a move is; none when nothing is heard or a "ja" is asked again.
+
+And the sentences that are not chess (:data:`benchmarks.asr.NON_CHESS`) said while a move is
+asked back: how many become a "ja" sure enough to play it. That must never happen.
+
+Every utterance is heard in a room and cut by the program's end-pointer
+(:func:`benchmarks.rooms.heard_in_room`), quiet or with pink noise 10 dB below the recording, or
+said in a reverberant hall.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks import asr, rooms
+from voice.config import Settings
+from voice.game.session import GameSession
+from voice.rules.events import BlindSpeech, parse_setup
+from voice.speech.listen import PRE_ROLL
+from voice.speech.recognizers import Recognizer, Transcript
+from voice.speech.wavio import RATE, load_for_recognition
+from voice.wiring.app_decisions import level_answer, question_phrases
+from voice.words.phrases import speakable
+from voice.words.utterance import read_command
+from voice.words.vocabulary import NUMBER_WORDS, Phrase, Vocabulary
+
+QUESTION_WORDS: tuple[str, ...] = ("ja", *NUMBER_WORDS["de"][:8])
+"""The answers to "Spielstärke des Computers?": "ja" for the suggested level, or a level."""
+
+SUGGESTED_LEVEL = 3
+"""The level "ja" takes (``[engine] level``'s default)."""
+
+ASKED_WORDS: tuple[str, ...] = (
+    "ja",
+    "nein",
+    "zeit",
+    "züge",
+    "wiederholen",
+    "letzter zug",
+    "stellung",
+    "partie",
+    "remis",
+    "aufgabe",
+    "korrektur",
+    "zurück",
+    "hilfe",
+    "pause",
+    "stopp",
+    "wer ist am zug",
+)
+"""What a player may say while a move is asked back: the answers and the requests."""
+
+ASKED_SETUP = '{"setup": {"mode": "game", "blind": "white", "time_control": "900+10"}}'
+ASKED_MOVE = "Springer Felix drei"
+"""The game the ``asked`` words are said in: the first move, heard too unsurely to play."""
+
+CONDITIONS: tuple[str, ...] = ("clean", "pink10", "hall")
+
+OUTCOMES: tuple[str, ...] = ("right", "wrong", "none")
+
+
+@dataclass(frozen=True)
+class Said:
+    """One word said alone: in which context, by whom."""
+
+    context: str
+    words: str
+    voice: str
+    rate: int
+    pitch: int
+    ident: str
+
+
+@dataclass
+class Tally:
+    """Outcomes of one context in one condition."""
+
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(OUTCOMES, 0))
+    wrong: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+
+@dataclass
+class Report:
+    """Per condition: the two contexts' tallies, and how many sentences that are not chess,
+    said while a move was asked back, became a "ja" that would play it."""
+
+    tallies: dict[tuple[str, str], Tally] = field(default_factory=dict)
+    sentences: dict[str, int] = field(default_factory=dict)
+    yes_from_sentences: dict[str, int] = field(default_factory=dict)
+
+
+def corpus(
+    count: int,
+    seed: int,
+    voices: asr.VoiceSet,
+    words: tuple[Sequence[str], Sequence[str]] = (QUESTION_WORDS, ASKED_WORDS),
+) -> list[Said]:
+    """Each word of both contexts (``words``: the question's, the asked move's) said ``count``
+    times, each time by a voice, rate and pitch drawn from ``voices``."""
+    rng = random.Random(seed)
+    said = []
+    for context, texts in zip(("question", "asked"), words, strict=True):
+        for text in texts:
+            for index in range(count):
+                said.append(
+                    Said(
+                        context,
+                        text,
+                        rng.choice(list(voices.voices)),
+                        rng.randrange(*voices.rates),
+                        rng.randrange(*voices.pitches),
+                        f"{context}-{text.replace(' ', '_')}-{index}",
+                    )
+                )
+    return said
+
+
+def asked_session(settings: Settings) -> GameSession:
+    """A game at its first move, with :data:`ASKED_MOVE` heard unsurely and asked back."""
+    session = GameSession(parse_setup(json.loads(ASKED_SETUP)), settings)
+    session.handle(BlindSpeech(1000, ((ASKED_MOVE, 0.3),)))
+    assert session.pending is not None, "the move was not asked back"
+    return session
+
+
+def asked_outcome(
+    transcript: Transcript | None, words: Phrase, vocab: Vocabulary, settings: Settings
+) -> tuple[str, str]:
+    """(outcome, what was read) of a word said while a move is asked back, as the session
+    reads it (:meth:`voice.game.session.GameSession._on_speech`)."""
+    if transcript is None or not transcript.nbest:
+        return "none", ""
+    text, confidence = transcript.nbest[0]
+    heard = vocab.normalize(text)
+    command = read_command(heard, vocab)
+    said = read_command(words, vocab)
+    assert said is not None, words
+    if command is None:
+        return "wrong", text  # a move: it would replace the question
+    if command.name == "yes" and confidence < settings.matching.accept_confidence:
+        return "none", "ja?"  # asked again (GameSession._yes_unsure)
+    return ("right" if command.name == said.name else "wrong"), text
+
+
+def sure_yes(transcript: Transcript | None, vocab: Vocabulary, settings: Settings) -> bool:
+    """Whether the session would take this as a "ja" that plays the move asked back."""
+    if transcript is None or not transcript.nbest:
+        return False
+    text, confidence = transcript.nbest[0]
+    command = read_command(vocab.normalize(text), vocab)
+    sure = confidence >= settings.matching.accept_confidence
+    return command is not None and command.name == "yes" and sure
+
+
+def question_outcome(
+    transcript: Transcript | None, words: Phrase, vocab: Vocabulary
+) -> tuple[str, str]:
+    """(outcome, the level taken) of an answer to the strength question, as the program reads
+    it."""
+    if transcript is None or not transcript.nbest:
+        return "none", ""  # "Nicht verstanden." (the app's question, before level_answer)
+    level = level_answer(vocab, transcript.nbest, SUGGESTED_LEVEL, 8)
+    if level is None:
+        return "none", ""
+    meant = SUGGESTED_LEVEL if words == ("ja",) else vocab.number_words.index(words[0]) + 1
+    return ("right" if level == meant else "wrong"), f"level {level}"
+
+
+@dataclass
+class Room:
+    """One condition: how an utterance is heard before the end-pointer cuts it."""
+
+    condition: str
+    folder: Path
+    noise: np.ndarray
+    offset: int = 0
+
+    def hear(
+        self, recognizer: Recognizer, path: Path, context: frozenset[Phrase]
+    ) -> Transcript | None:
+        """What the recogniser makes of the utterance in ``path`` said in this room, in
+        ``context``; None when the end-pointer never delivered it."""
+        recognizer.set_context(context)
+        complete = asr.completion_check(recognizer, context)
+        pre_roll = getattr(recognizer, "pre_roll_s", PRE_ROLL)
+        if self.condition == "hall":
+            words = rooms.hall(path, self.folder)
+            cut = rooms.heard_in_room(words, None, np.zeros, pre_roll, complete)
+        elif self.condition == "pink10":
+            self.offset += 7919  # another stretch of the noise each time
+            start = self.offset
+
+            def fill(length: int) -> np.ndarray:
+                return asr.pink_stretch(self.noise, length, start)
+
+            words = load_for_recognition(path)
+            cut = rooms.heard_in_room(words, 10.0, fill, pre_roll, complete)
+        else:
+            words = load_for_recognition(path)
+            cut = rooms.heard_in_room(words, None, np.zeros, pre_roll, complete)
+        if cut is None:
+            return None
+        recognizer.set_context(context)
+        return recognizer.recognize(cut, RATE)
+
+
+def run(
+    settings: Settings,
+    vocab: Vocabulary,
+    recognizer: Recognizer,
+    *,
+    count: int,
+    seed: int,
+    voices: asr.VoiceSet,
+    conditions: Sequence[str] = CONDITIONS,
+    sentences: Sequence[str] = asr.NON_CHESS,
+    words: tuple[Sequence[str], Sequence[str]] = (QUESTION_WORDS, ASKED_WORDS),
+    progress: Callable[[str], None] = lambda _: None,
+) -> Report:
+    """Say the corpus and the sentences in every condition; tally what the program would do."""
+    said = corpus(count, seed, voices, words)
+    session = asked_session(settings)
+    contexts = {"question": question_phrases(vocab), "asked": session.phrases_now()}
+    report = Report()
+    rng = random.Random(seed)
+    said_sentences = [
+        asr.Item(
+            f"sentence{i:02d}", "", None, (), text, rng.choice(list(voices.voices)), 150, 50, ""
+        )
+        for i, text in enumerate(sentences)
+    ]
+    with tempfile.TemporaryDirectory(prefix="voice-chess-answers-") as tmp:
+        folder = Path(tmp)
+        noise = asr.room_noise("pinknoise", 60.0, folder, seed)
+        recordings = {}
+        for item in said:
+            text = speakable(item.words, "de")
+            path = asr.synthesize(
+                asr.Item(item.ident, "", None, (), text, item.voice, item.rate, item.pitch, ""),
+                folder,
+            )
+            recordings[item.ident] = path
+        paths = {s.ident: asr.synthesize(s, folder) for s in said_sentences}
+        progress(f"{len(said)} words and {len(paths)} sentences synthesized")
+        for condition in conditions:
+            room = Room(condition, folder, noise)
+            for context in ("question", "asked"):
+                report.tallies[(condition, context)] = Tally()
+            for item in said:
+                meant = vocab.normalize(item.words)
+                transcript = room.hear(recognizer, recordings[item.ident], contexts[item.context])
+                tally = report.tallies[(condition, item.context)]
+                if item.context == "question":
+                    outcome, read = question_outcome(transcript, meant, vocab)
+                else:
+                    outcome, read = asked_outcome(transcript, meant, vocab, settings)
+                tally.counts[outcome] += 1
+                if outcome == "wrong":
+                    tally.wrong.append(f"{item.words} → {read} ({item.voice})")
+            yes = sum(
+                sure_yes(room.hear(recognizer, path, contexts["asked"]), vocab, settings)
+                for path in paths.values()
+            )
+            report.sentences[condition] = len(paths)
+            report.yes_from_sentences[condition] = yes
+            progress(f"{condition} done")
+    return report
+
+
+def format_report(report: Report, *, backend: str, seed: int, voices: str, count: int) -> str:
+    """The figures as a table: right / wrong / none per condition and context."""
+    lines = [
+        f"Words said alone ({backend}; {voices} voices, each word {count} times, seed {seed}),"
+        " heard in a room and cut by the end-pointer. right / wrong / none:",
+        "",
+        "| condition | question (ja, eins … acht) | move asked back (ja, nein, requests) "
+        "| sentences → a sure ja |",
+        "|---|---|---|---|",
+    ]
+    conditions = sorted({c for c, _ in report.tallies}, key=CONDITIONS.index)
+    for condition in conditions:
+        cells = []
+        for context in ("question", "asked"):
+            tally = report.tallies[(condition, context)]
+            c = tally.counts
+            cells.append(f"{c['right']} / {c['wrong']} / {c['none']} of {tally.total}")
+        yes = report.yes_from_sentences[condition]
+        lines.append(
+            f"| {condition} | {cells[0]} | {cells[1]} | {yes} of {report.sentences[condition]} |"
+        )
+    lines.append("")
+    for condition in conditions:
+        for context in ("question", "asked"):
+            wrong = report.tallies[(condition, context)].wrong
+            if wrong:
+                lines.append(f"wrong, {condition}, {context}: " + "; ".join(wrong))
+    return "\n".join(lines)

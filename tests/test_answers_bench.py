@@ -1,0 +1,100 @@
+"""The benchmark of words said alone (``python -m benchmarks answers``): yes, no, the numbers and
+the requests, read as the program reads them. The figures are measured, never asserted; the tests
+prove what each outcome means and that a small run hears every word in every room it names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from speech_audio import needs_espeak
+
+from benchmarks import answers, asr
+from benchmarks.cli import main
+from voice.config import Settings, load_settings
+from voice.speech.recognizers import Transcript
+from voice.speech.recognizers.whisper import WhisperRecognizer
+from voice.words.vocabulary import Vocabulary
+
+
+def _heard(text: str, confidence: float) -> Transcript:
+    return Transcript(((text, confidence),), True, 0.0)
+
+
+def test_a_yes_plays_the_move_asked_back_only_when_heard_as_surely_as_a_move(
+    settings: Settings, vocab: Vocabulary
+) -> None:
+    """As the session reads it: an unsure "ja" asks again (none), a sure one answers."""
+    assert answers.asked_outcome(_heard("ja", 0.3), ("ja",), vocab, settings)[0] == "none"
+    assert answers.asked_outcome(_heard("ja", 0.9), ("ja",), vocab, settings)[0] == "right"
+    assert not answers.sure_yes(_heard("ja", 0.3), vocab, settings)
+    assert answers.sure_yes(_heard("ja", 0.9), vocab, settings)
+    assert not answers.sure_yes(_heard("nein", 0.9), vocab, settings)
+
+
+def test_a_request_is_right_by_what_it_asks_and_a_move_instead_of_it_is_wrong(
+    settings: Settings, vocab: Vocabulary
+) -> None:
+    """ "zurück" and "Korrektur" ask the same; a move heard instead replaces the question."""
+    said = ("korrektur",)
+    assert answers.asked_outcome(_heard("zurück", 0.4), said, vocab, settings)[0] == "right"
+    assert answers.asked_outcome(_heard("zeit", 0.9), said, vocab, settings)[0] == "wrong"
+    moved = answers.asked_outcome(_heard("Eva vier", 0.9), said, vocab, settings)
+    assert moved == ("wrong", "Eva vier")
+    assert answers.asked_outcome(None, said, vocab, settings)[0] == "none"
+
+
+def test_the_strength_question_takes_yes_for_the_suggested_level_and_a_number_for_its_own(
+    vocab: Vocabulary,
+) -> None:
+    assert answers.question_outcome(_heard("ja", 0.9), ("ja",), vocab) == ("right", "level 3")
+    assert answers.question_outcome(_heard("sieben", 0.9), ("zwei",), vocab)[0] == "wrong"
+    assert answers.question_outcome(_heard("nein", 0.9), ("zwei",), vocab)[0] == "none"
+    nothing = Transcript((), True, 0.0)  # "Nicht verstanden.", not Enter's suggestion
+    assert answers.question_outcome(nothing, ("zwei",), vocab)[0] == "none"
+
+
+def test_the_asked_context_is_a_game_with_its_first_move_asked_back(settings: Settings) -> None:
+    session = answers.asked_session(settings)
+    phrases = session.phrases_now()
+    assert ("ja",) in phrases and ("springer", "felix", "drei") in phrases
+
+
+@needs_espeak
+def test_a_small_run_hears_every_word_in_every_room_named(
+    whisper_model: Path, settings: Settings, vocab: Vocabulary
+) -> None:
+    recognizer = WhisperRecognizer(whisper_model, vocab)
+    report = answers.run(
+        settings,
+        vocab,
+        recognizer,
+        count=1,
+        seed=7,
+        voices=asr.VOICE_SETS["tuning"],
+        conditions=("clean", "pink10"),
+        sentences=asr.NON_CHESS[:2],
+        words=(("ja", "zwei"), ("nein", "zeit")),
+    )
+    for condition in ("clean", "pink10"):
+        assert report.tallies[(condition, "question")].total == 2
+        assert report.tallies[(condition, "asked")].total == 2
+        assert report.sentences[condition] == 2
+    table = answers.format_report(report, backend="Whisper base", seed=7, voices="tuning", count=1)
+    assert "| clean |" in table and "| pink10 |" in table and "sentences → a sure ja" in table
+
+
+def test_a_count_below_one_is_refused_in_one_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["answers", "--count", "0"]) == 2
+    assert (
+        capsys.readouterr().err.strip()
+        == "python -m benchmarks answers: --count must be at least 1"
+    )
+
+
+def test_the_corpus_says_every_word_of_both_contexts_the_times_asked() -> None:
+    said = answers.corpus(2, 5, asr.VOICE_SETS["report"])
+    assert len(said) == 2 * (len(answers.QUESTION_WORDS) + len(answers.ASKED_WORDS))
+    assert {s.voice for s in said} <= set(asr.REPORT_VOICES)
+    assert said == answers.corpus(2, 5, asr.VOICE_SETS["report"])  # repeatable
+    assert load_settings(look_in_user_dir=False).engine.level == answers.SUGGESTED_LEVEL
