@@ -13,6 +13,9 @@ as the program decides it:
   listens for then (:meth:`voice.game.session.GameSession.phrases_now`). Right when the request
   said is the one read (a "ja" only when sure enough to play the move); wrong when another
   request or a move is; none when nothing is heard or a "ja" is asked again.
+- ``choice``, in a game while three moves are offered by number ("Eins: Springer Felix drei.
+  Zwei: Eva vier. Drei: David vier. Welcher Zug?"): right when the number said is read; a
+  number read as another plays another move.
 
 And the sentences that are not chess (:data:`benchmarks.asr.NON_CHESS`) said while a move is
 asked back: how many become a "ja" sure enough to play it. That must never happen.
@@ -27,7 +30,7 @@ from __future__ import annotations
 import json
 import random
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +39,7 @@ import numpy as np
 from benchmarks import asr, rooms
 from voice.config import Settings
 from voice.game.session import GameSession
+from voice.game.session_base import PendingChoice, PendingConfirm
 from voice.rules.events import BlindSpeech, parse_setup
 from voice.speech.listen import PRE_ROLL
 from voice.speech.recognizers import Recognizer, Transcript
@@ -70,6 +74,21 @@ ASKED_WORDS: tuple[str, ...] = (
     "wer ist am zug",
 )
 """What a player may say while a move is asked back: the answers and the requests."""
+
+CHOICE_WORDS: tuple[str, ...] = NUMBER_WORDS["de"][:3]
+"""The answers to "Eins: Springer Felix drei. Zwei: Eva vier. Drei: David vier. Welcher Zug?"."""
+
+CHOICE_MOVES = (("Springer Felix drei", 0.3), ("Eva vier", 0.29), ("David vier", 0.28))
+"""Three moves heard about equally unsurely: the game offers them by number."""
+
+WORDS: dict[str, tuple[str, ...]] = {
+    "question": QUESTION_WORDS,
+    "asked": ASKED_WORDS,
+    "choice": CHOICE_WORDS,
+}
+"""The words said in each context."""
+
+CONTEXTS: tuple[str, ...] = tuple(WORDS)
 
 ASKED_SETUP = '{"setup": {"mode": "game", "blind": "white", "time_control": "900+10"}}'
 ASKED_MOVE = "Springer Felix drei"
@@ -115,16 +134,13 @@ class Report:
 
 
 def corpus(
-    count: int,
-    seed: int,
-    voices: asr.VoiceSet,
-    words: tuple[Sequence[str], Sequence[str]] = (QUESTION_WORDS, ASKED_WORDS),
+    count: int, seed: int, voices: asr.VoiceSet, words: Mapping[str, Sequence[str]] = WORDS
 ) -> list[Said]:
-    """Each word of both contexts (``words``: the question's, the asked move's) said ``count``
-    times, each time by a voice, rate and pitch drawn from ``voices``."""
+    """Each word of every context (``words``) said ``count`` times, each time by a voice, rate
+    and pitch drawn from ``voices``."""
     rng = random.Random(seed)
     said = []
-    for context, texts in zip(("question", "asked"), words, strict=True):
+    for context, texts in words.items():
         for text in texts:
             for index in range(count):
                 said.append(
@@ -144,8 +160,35 @@ def asked_session(settings: Settings) -> GameSession:
     """A game at its first move, with :data:`ASKED_MOVE` heard unsurely and asked back."""
     session = GameSession(parse_setup(json.loads(ASKED_SETUP)), settings)
     session.handle(BlindSpeech(1000, ((ASKED_MOVE, 0.3),)))
-    assert session.pending is not None, "the move was not asked back"
+    assert isinstance(session.pending, PendingConfirm), "the move was not asked back"
     return session
+
+
+def choice_session(settings: Settings) -> GameSession:
+    """A game at its first move, with :data:`CHOICE_MOVES` offered by number."""
+    session = GameSession(parse_setup(json.loads(ASKED_SETUP)), settings)
+    session.handle(BlindSpeech(1000, CHOICE_MOVES))
+    assert isinstance(session.pending, PendingChoice), "no choice was offered"
+    return session
+
+
+def choice_outcome(
+    transcript: Transcript | None, words: Phrase, vocab: Vocabulary
+) -> tuple[str, str]:
+    """(outcome, what was read) of a number said to choose among offered moves: right when
+    that number is read, wrong when another number (another move is played) or anything else
+    that acts is, none when nothing is heard. The session takes a number at any confidence:
+    with only the offered numbers to tell apart, the tuning voices had none wrong, and the
+    unsure ones were nearly half of the right ones (a sure-only rule would ask them again)."""
+    if transcript is None or not transcript.nbest:
+        return "none", ""
+    text = transcript.nbest[0][0]
+    command = read_command(vocab.normalize(text), vocab, numbers=True)
+    if command is None:
+        return "wrong", text  # a move said instead, as the session reads it
+    meant = vocab.number_words.index(words[0]) + 1
+    right = command.name == "choice" and command.count == meant
+    return ("right" if right else "wrong"), text
 
 
 def asked_outcome(
@@ -239,13 +282,16 @@ def run(
     voices: asr.VoiceSet,
     conditions: Sequence[str] = CONDITIONS,
     sentences: Sequence[str] = asr.NON_CHESS,
-    words: tuple[Sequence[str], Sequence[str]] = (QUESTION_WORDS, ASKED_WORDS),
+    words: Mapping[str, Sequence[str]] = WORDS,
     progress: Callable[[str], None] = lambda _: None,
 ) -> Report:
     """Say the corpus and the sentences in every condition; tally what the program would do."""
     said = corpus(count, seed, voices, words)
-    session = asked_session(settings)
-    contexts = {"question": question_phrases(vocab), "asked": session.phrases_now()}
+    contexts = {
+        "question": question_phrases(vocab),
+        "asked": asked_session(settings).phrases_now(),
+        "choice": choice_session(settings).phrases_now(),
+    }
     report = Report()
     rng = random.Random(seed)
     said_sentences = [
@@ -269,7 +315,7 @@ def run(
         progress(f"{len(said)} words and {len(paths)} sentences synthesized")
         for condition in conditions:
             room = Room(condition, folder, noise)
-            for context in ("question", "asked"):
+            for context in words:
                 report.tallies[(condition, context)] = Tally()
             for item in said:
                 meant = vocab.normalize(item.words)
@@ -277,6 +323,8 @@ def run(
                 tally = report.tallies[(condition, item.context)]
                 if item.context == "question":
                     outcome, read = question_outcome(transcript, meant, vocab)
+                elif item.context == "choice":
+                    outcome, read = choice_outcome(transcript, meant, vocab)
                 else:
                     outcome, read = asked_outcome(transcript, meant, vocab, settings)
                 tally.counts[outcome] += 1
@@ -299,24 +347,24 @@ def format_report(report: Report, *, backend: str, seed: int, voices: str, count
         " heard in a room and cut by the end-pointer. right / wrong / none:",
         "",
         "| condition | question (ja, eins … acht) | move asked back (ja, nein, requests) "
-        "| sentences → a sure ja |",
-        "|---|---|---|---|",
+        "| choice by number (eins … drei) | sentences → a sure ja |",
+        "|---|---|---|---|---|",
     ]
     conditions = sorted({c for c, _ in report.tallies}, key=CONDITIONS.index)
     for condition in conditions:
         cells = []
-        for context in ("question", "asked"):
-            tally = report.tallies[(condition, context)]
+        for context in CONTEXTS:
+            tally = report.tallies.get((condition, context), Tally())
             c = tally.counts
             cells.append(f"{c['right']} / {c['wrong']} / {c['none']} of {tally.total}")
         yes = report.yes_from_sentences[condition]
         lines.append(
-            f"| {condition} | {cells[0]} | {cells[1]} | {yes} of {report.sentences[condition]} |"
+            f"| {condition} | {' | '.join(cells)} | {yes} of {report.sentences[condition]} |"
         )
     lines.append("")
     for condition in conditions:
-        for context in ("question", "asked"):
-            wrong = report.tallies[(condition, context)].wrong
+        for context in CONTEXTS:
+            wrong = report.tallies.get((condition, context), Tally()).wrong
             if wrong:
                 lines.append(f"wrong, {condition}, {context}: " + "; ".join(wrong))
     return "\n".join(lines)

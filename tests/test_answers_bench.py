@@ -60,6 +60,19 @@ def test_the_asked_context_is_a_game_with_its_first_move_asked_back(settings: Se
     assert ("ja",) in phrases and ("springer", "felix", "drei") in phrases
 
 
+def test_a_number_read_as_another_chooses_another_move(
+    settings: Settings, vocab: Vocabulary
+) -> None:
+    """Three moves offered by number: "zwei" heard as "drei" plays another move (wrong); the
+    session takes a number at any confidence, as the benchmark does."""
+    phrases = answers.choice_session(settings).phrases_now()
+    assert {("eins",), ("zwei",), ("drei",)} <= phrases
+    said = ("zwei",)
+    assert answers.choice_outcome(_heard("zwei", 0.3), said, vocab)[0] == "right"
+    assert answers.choice_outcome(_heard("drei", 0.9), said, vocab)[0] == "wrong"
+    assert answers.choice_outcome(None, said, vocab)[0] == "none"
+
+
 @needs_espeak
 def test_a_small_run_hears_every_word_in_every_room_named(
     whisper_model: Path, settings: Settings, vocab: Vocabulary
@@ -74,11 +87,12 @@ def test_a_small_run_hears_every_word_in_every_room_named(
         voices=asr.VOICE_SETS["tuning"],
         conditions=("clean", "pink10"),
         sentences=asr.NON_CHESS[:2],
-        words=(("ja", "zwei"), ("nein", "zeit")),
+        words={"question": ("ja", "zwei"), "asked": ("nein", "zeit"), "choice": ("drei",)},
     )
     for condition in ("clean", "pink10"):
         assert report.tallies[(condition, "question")].total == 2
         assert report.tallies[(condition, "asked")].total == 2
+        assert report.tallies[(condition, "choice")].total == 1
         assert report.sentences[condition] == 2
     table = answers.format_report(report, backend="Whisper base", seed=7, voices="tuning", count=1)
     assert "| clean |" in table and "| pink10 |" in table and "sentences → a sure ja" in table
@@ -94,7 +108,7 @@ def test_a_count_below_one_is_refused_in_one_sentence(capsys: pytest.CaptureFixt
 
 def test_the_corpus_says_every_word_of_both_contexts_the_times_asked() -> None:
     said = answers.corpus(2, 5, asr.VOICE_SETS["report"])
-    assert len(said) == 2 * (len(answers.QUESTION_WORDS) + len(answers.ASKED_WORDS))
+    assert len(said) == 2 * sum(len(words) for words in answers.WORDS.values())
     assert {s.voice for s in said} <= set(asr.REPORT_VOICES)
     assert said == answers.corpus(2, 5, asr.VOICE_SETS["report"])  # repeatable
     assert load_settings(look_in_user_dir=False).engine.level == answers.SUGGESTED_LEVEL
