@@ -11,11 +11,12 @@ as the program decides it:
   the one said, none when the question would be asked again.
 - ``asked``, in a game while a move is asked back ("Springer Felix drei?"): the phrases the game
   listens for then (:meth:`voice.game.session.GameSession.phrases_now`). Right when the request
-  said is the one read (a "ja" only when sure enough to play the move); wrong when another
-  request or a move is; none when nothing is heard or a "ja" is asked again.
+  said is the one read (a "ja" only when sure enough to play the move; an unsure one is asked
+  again); wrong when another request or a move is; none when nothing is heard.
 - ``choice``, in a game while three moves are offered by number ("Eins: Springer Felix drei.
-  Zwei: Eva vier. Drei: David vier. Welcher Zug?"): right when the number said is read; a
-  number read as another plays another move.
+  Zwei: Eva vier. Drei: David vier. Welcher Zug?"): right when the number said is read surely;
+  one read unsurely has its move asked back by name; a number read surely as another plays
+  another move.
 
 And the sentences that are not chess (:data:`benchmarks.asr.NON_CHESS`) said while a move is
 asked back: how many become a "ja" sure enough to play it. That must never happen.
@@ -96,7 +97,9 @@ ASKED_MOVE = "Springer Felix drei"
 
 CONDITIONS: tuple[str, ...] = ("clean", "pink10", "hall")
 
-OUTCOMES: tuple[str, ...] = ("right", "wrong", "none")
+OUTCOMES: tuple[str, ...] = ("right", "asked", "wrong", "none")
+"""Right (done at once), asked (again, or the move picked asked back by name: unsure), wrong
+(done at once, and not what was said), none (nothing heard: "say it again")."""
 
 
 @dataclass(frozen=True)
@@ -173,19 +176,21 @@ def choice_session(settings: Settings) -> GameSession:
 
 
 def choice_outcome(
-    transcript: Transcript | None, words: Phrase, vocab: Vocabulary
+    transcript: Transcript | None, words: Phrase, vocab: Vocabulary, settings: Settings
 ) -> tuple[str, str]:
-    """(outcome, what was read) of a number said to choose among offered moves: right when
-    that number is read, wrong when another number (another move is played) or anything else
-    that acts is, none when nothing is heard. The session takes a number at any confidence:
-    with only the offered numbers to tell apart, the tuning voices had none wrong, and the
-    unsure ones were nearly half of the right ones (a sure-only rule would ask them again)."""
+    """(outcome, what was read) of a number said to choose among offered moves, as the session
+    reads it (:meth:`voice.game.session.GameSession._chosen`): right when that number is read
+    surely, asked when a number is read unsurely (its move is asked back by name, and the
+    player answers), wrong when another number is read surely (another move is played) or a
+    move or request instead, none when nothing is heard."""
     if transcript is None or not transcript.nbest:
         return "none", ""
-    text = transcript.nbest[0][0]
+    text, confidence = transcript.nbest[0]
     command = read_command(vocab.normalize(text), vocab, numbers=True)
     if command is None:
         return "wrong", text  # a move said instead, as the session reads it
+    if command.name == "choice" and confidence < settings.matching.accept_confidence:
+        return "asked", f"{text}?"
     meant = vocab.number_words.index(words[0]) + 1
     right = command.name == "choice" and command.count == meant
     return ("right" if right else "wrong"), text
@@ -206,7 +211,7 @@ def asked_outcome(
     if command is None:
         return "wrong", text  # a move: it would replace the question
     if command.name == "yes" and confidence < settings.matching.accept_confidence:
-        return "none", "ja?"  # asked again (GameSession._yes_unsure)
+        return "asked", "ja?"  # asked again (GameSession._yes_unsure)
     return ("right" if command.name == said.name else "wrong"), text
 
 
@@ -324,7 +329,7 @@ def run(
                 if item.context == "question":
                     outcome, read = question_outcome(transcript, meant, vocab)
                 elif item.context == "choice":
-                    outcome, read = choice_outcome(transcript, meant, vocab)
+                    outcome, read = choice_outcome(transcript, meant, vocab, settings)
                 else:
                     outcome, read = asked_outcome(transcript, meant, vocab, settings)
                 tally.counts[outcome] += 1
@@ -344,7 +349,7 @@ def format_report(report: Report, *, backend: str, seed: int, voices: str, count
     """The figures as a table: right / wrong / none per condition and context."""
     lines = [
         f"Words said alone ({backend}; {voices} voices, each word {count} times, seed {seed}),"
-        " heard in a room and cut by the end-pointer. right / wrong / none:",
+        " heard in a room and cut by the end-pointer. right / asked / wrong / none:",
         "",
         "| condition | question (ja, eins … acht) | move asked back (ja, nein, requests) "
         "| choice by number (eins … drei) | sentences → a sure ja |",
@@ -356,7 +361,9 @@ def format_report(report: Report, *, backend: str, seed: int, voices: str, count
         for context in CONTEXTS:
             tally = report.tallies.get((condition, context), Tally())
             c = tally.counts
-            cells.append(f"{c['right']} / {c['wrong']} / {c['none']} of {tally.total}")
+            cells.append(
+                f"{c['right']} / {c['asked']} / {c['wrong']} / {c['none']} of {tally.total}"
+            )
         yes = report.yes_from_sentences[condition]
         lines.append(
             f"| {condition} | {' | '.join(cells)} | {yes} of {report.sentences[condition]} |"

@@ -24,8 +24,8 @@ def _heard(text: str, confidence: float) -> Transcript:
 def test_a_yes_plays_the_move_asked_back_only_when_heard_as_surely_as_a_move(
     settings: Settings, vocab: Vocabulary
 ) -> None:
-    """As the session reads it: an unsure "ja" asks again (none), a sure one answers."""
-    assert answers.asked_outcome(_heard("ja", 0.3), ("ja",), vocab, settings)[0] == "none"
+    """As the session reads it: an unsure "ja" asks again, a sure one answers."""
+    assert answers.asked_outcome(_heard("ja", 0.3), ("ja",), vocab, settings)[0] == "asked"
     assert answers.asked_outcome(_heard("ja", 0.9), ("ja",), vocab, settings)[0] == "right"
     assert not answers.sure_yes(_heard("ja", 0.3), vocab, settings)
     assert answers.sure_yes(_heard("ja", 0.9), vocab, settings)
@@ -60,17 +60,18 @@ def test_the_asked_context_is_a_game_with_its_first_move_asked_back(settings: Se
     assert ("ja",) in phrases and ("springer", "felix", "drei") in phrases
 
 
-def test_a_number_read_as_another_chooses_another_move(
+def test_a_number_read_surely_as_another_chooses_another_move_and_an_unsure_one_asks(
     settings: Settings, vocab: Vocabulary
 ) -> None:
-    """Three moves offered by number: "zwei" heard as "drei" plays another move (wrong); the
-    session takes a number at any confidence, as the benchmark does."""
+    """Three moves offered by number: "zwei" heard surely as "drei" plays another move
+    (wrong); an unsure number has its move asked back by name."""
     phrases = answers.choice_session(settings).phrases_now()
     assert {("eins",), ("zwei",), ("drei",)} <= phrases
     said = ("zwei",)
-    assert answers.choice_outcome(_heard("zwei", 0.3), said, vocab)[0] == "right"
-    assert answers.choice_outcome(_heard("drei", 0.9), said, vocab)[0] == "wrong"
-    assert answers.choice_outcome(None, said, vocab)[0] == "none"
+    assert answers.choice_outcome(_heard("zwei", 0.9), said, vocab, settings)[0] == "right"
+    assert answers.choice_outcome(_heard("drei", 0.9), said, vocab, settings)[0] == "wrong"
+    assert answers.choice_outcome(_heard("drei", 0.3), said, vocab, settings)[0] == "asked"
+    assert answers.choice_outcome(None, said, vocab, settings)[0] == "none"
 
 
 @needs_espeak

@@ -322,3 +322,47 @@ def test_a_yes_heard_unsurely_once_neither_plays_the_move_asked_back_nor_resigns
     assert says(resign, "blind", 2.0)[0] == "Nicht sicher verstanden, ob Sie ja sagten."
     no = run_text(setup + asked + '{"t": 2, "blind_nbest": [["nein", 0.3]]}', settings)
     assert says(no, "blind", 2.0) == ["Verworfen. Bitte Ihren Zug."]  # "no" loses nothing
+
+
+def test_a_number_heard_unsurely_asks_back_the_move_it_picks_instead_of_playing_it(
+    settings: Settings,
+) -> None:
+    """The moves were offered because the recogniser could not tell them apart; a number it is
+    unsure of ("drei" heard as "zwei" in a hall) must not pick one silently: the move it picks
+    is asked back by name. A sure or typed number plays it."""
+    setup = '{"setup": {"mode": "game", "blind": "white", "time_control": "900+10"}}\n'
+    offered = (
+        '{"t": 1, "blind_nbest": [["Springer Felix drei", 0.3], ["Eva vier", 0.29],'
+        ' ["David vier", 0.28]]}\n'
+    )
+    unsure = run_text(setup + offered + '{"t": 2, "blind_nbest": [["zwei", 0.3]]}', settings)
+    assert says(unsure, "blind", 2.0) == ["Eva vier?"]
+    assert moves(unsure) == []
+    answered = run_text(
+        setup + offered + '{"t": 2, "blind_nbest": [["zwei", 0.3]]}\n{"t": 3, "blind": "ja"}',
+        settings,
+    )
+    assert moves(answered) == ["e2e4"]
+    sure = run_text(setup + offered + '{"t": 2, "blind_nbest": [["zwei", 0.9]]}', settings)
+    assert moves(sure) == ["e2e4"]
+    typed = run_text(setup + offered + '{"t": 2, "blind": "drei"}', settings)
+    assert moves(typed) == ["d2d4"]
+
+
+def test_the_word_that_tells_two_moves_apart_heard_unsurely_asks_back_its_move(
+    settings: Settings,
+) -> None:
+    """ "Springer Cesar oder Felix drei?" answered "Felix", heard unsurely: "Springer Felix
+    drei?"."""
+    setup = '{"setup": {"mode": "game", "blind": "white", "time_control": "900+10"}}\n'
+    offered = (
+        '{"t": 1, "blind_nbest": [["Springer Cesar drei", 0.3], ["Springer Felix drei", 0.3]]}\n'
+    )
+    first = run_text(setup + offered, settings)
+    question = says(first, "blind", 1.0)
+    assert question and "oder" in question[0]
+    unsure = run_text(setup + offered + '{"t": 2, "blind_nbest": [["Felix", 0.3]]}', settings)
+    assert says(unsure, "blind", 2.0) == ["Springer Felix drei?"]
+    assert moves(unsure) == []
+    sure = run_text(setup + offered + '{"t": 2, "blind_nbest": [["Felix", 0.9]]}', settings)
+    assert moves(sure) == ["g1f3"]
