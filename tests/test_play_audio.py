@@ -103,11 +103,19 @@ def test_spoken_moves_heard_back_and_a_web_opponent(pulse: PulseAudio, tmp_path:
 def test_strength_chosen_by_voice_then_a_spoken_game_against_stockfish(
     pulse: PulseAudio, tmp_path: Path
 ) -> None:
+    """A level said by voice is asked back (a number said alone is the likeliest word to be
+    misheard, and the strength cannot be changed during the game): "nein" asks again."""
     journal = tmp_path / "engine.jsonl"
     con = Console("play", "--no-speech", "--opponent", "engine", "--journal", str(journal))
     try:
         con.expect("Spielstärke des Computers?")
         say(pulse, "zwei")
+        con.expect("Stufe 2?")
+        say(pulse, "nein")
+        con.expect("Spielstärke des Computers?")
+        say(pulse, "zwei")
+        con.expect("Stufe 2?")
+        say(pulse, "ja")
         con.expect("Der Computer spielt auf Stufe 2.")
         con.expect("Die Partie beginnt. Sie spielen Weiß.")
         say(pulse, "Springer Felix drei")

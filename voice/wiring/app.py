@@ -471,6 +471,7 @@ class App:
         *,
         spoken: bool = True,
         answered_by: str | None = None,
+        confirm: Callable[[Heard, Any], str | None] | None = None,
     ) -> Any:
         """Ask before the game starts; wait for an answer ``answer`` accepts (not None).
 
@@ -478,6 +479,8 @@ class App:
         microphone: the arbiter approves the set-up, not the player's voice.
         ``answered_by``: an inbox item of this kind answers too, with its value (the arbiter's
         web page approved the set-up).
+        ``confirm``: for an answer heard from the microphone, the question that asks it back
+        ("Stufe sieben?"), or None to take it; "nein" asks ``question`` again.
         """
         assert self._inbox is not None
         self.output.say(question)
@@ -497,9 +500,23 @@ class App:
                 self.output.say(message(self.language, "not_understood"))
                 continue
             result = answer(value)
+            heard = kind == "heard" and result is not None
+            check = confirm(value, result) if confirm is not None and heard else None
+            if check is not None and not await self._ask(check, self._yes_or_no):
+                result = None
             if result is not None:
                 return result
             self.output.say(question)
+            if self.source is not None:
+                self.source.set_context(question_phrases(self.vocab))
+
+    def _yes_or_no(self, heard: Heard) -> bool | None:
+        """True for "ja" (or Enter), False for "nein", None for anything else."""
+        if is_yes(self.vocab, heard):
+            return True
+        if self.vocab.normalize(heard[0][0]) in self.vocab.commands.get("no", ()):
+            return False
+        return None
 
     async def _ask_level(self) -> int:
         from voice.runtime.engine import LEVELS
@@ -512,7 +529,15 @@ class App:
         def answer(heard: Heard) -> int | None:
             return level_answer(self.vocab, heard, default, len(LEVELS))
 
-        level: int = await self._ask(self.text("engine.ask", last=last, level=default), answer)
+        def confirm(heard: Heard, level: int) -> str | None:
+            """A number said alone is the word most often misheard (report voices: "fünf" as
+            "sieben", "drei" as "zwei", about one in six, however sure the recogniser was;
+            ``python -m benchmarks answers``), and the strength cannot be changed once the
+            game runs: a spoken level is asked back. "ja" for the suggested one is not."""
+            return None if is_yes(self.vocab, heard) else self.text("engine.confirm", level=level)
+
+        question = self.text("engine.ask", last=last, level=default)
+        level: int = await self._ask(question, answer, confirm=confirm)
         self.tell("engine.chosen", level=level)
         return level
 
