@@ -8,7 +8,8 @@ as the program decides it:
 
 - ``question``, before the game ("Spielstärke des Computers?"): "ja" takes the suggested level,
   a number picks one (:func:`voice.wiring.app_decisions.level_answer`); right when the level is
-  the one said, none when the question would be asked again.
+  the one said, none when the question would be asked again. (The program asks a spoken number
+  back, "Stufe sieben?", so a wrong one here is a question the player answers "nein".)
 - ``asked``, in a game while a move is asked back ("Springer Felix drei?"): the phrases the game
   listens for then (:meth:`voice.game.session.GameSession.phrases_now`). Right when the request
   said is the one read (a "ja" only when sure enough to play the move; an unsure one is asked
@@ -351,7 +352,7 @@ def format_report(report: Report, *, backend: str, seed: int, voices: str, count
         f"Words said alone ({backend}; {voices} voices, each word {count} times, seed {seed}),"
         " heard in a room and cut by the end-pointer. right / asked / wrong / none:",
         "",
-        "| condition | question (ja, eins … acht) | move asked back (ja, nein, requests) "
+        "| condition | strength question (ja, eins … acht) | move asked back (ja, nein, requests) "
         "| choice by number (eins … drei) | sentences → a sure ja |",
         "|---|---|---|---|---|",
     ]
