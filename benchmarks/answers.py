@@ -229,8 +229,9 @@ def sure_yes(transcript: Transcript | None, vocab: Vocabulary, settings: Setting
 def question_outcome(
     transcript: Transcript | None, words: Phrase, vocab: Vocabulary
 ) -> tuple[str, str]:
-    """(outcome, the level taken) of an answer to the strength question, as the program reads
-    it."""
+    """(outcome, the level heard) of an answer to the strength question, as the program reads
+    it: right or wrong by the level heard. (A spoken level is then asked back, "Stufe 7?", so
+    a wrong one costs the player a "nein", not a game at the wrong strength.)"""
     if transcript is None or not transcript.nbest:
         return "none", ""  # "Nicht verstanden." (the app's question, before level_answer)
     level = level_answer(vocab, transcript.nbest, SUGGESTED_LEVEL, 8)

@@ -355,7 +355,7 @@ def _answers(args: argparse.Namespace, settings: Settings) -> int:
             voices=asr.VOICE_SETS[args.voices],
             progress=_progress,
         )
-    except (RecognizerError, RuntimeError, OSError) as error:
+    except (RecognizerError, RuntimeError, LexiconError, OSError) as error:
         print(f"{PROG} answers: {error}", file=sys.stderr)
         return 1
     name = recognizer.describe()

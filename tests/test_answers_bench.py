@@ -107,7 +107,7 @@ def test_a_count_below_one_is_refused_in_one_sentence(capsys: pytest.CaptureFixt
     )
 
 
-def test_the_corpus_says_every_word_of_both_contexts_the_times_asked() -> None:
+def test_the_corpus_says_every_word_of_every_context_the_times_asked() -> None:
     said = answers.corpus(2, 5, asr.VOICE_SETS["report"])
     assert len(said) == 2 * sum(len(words) for words in answers.WORDS.values())
     assert {s.voice for s in said} <= set(asr.REPORT_VOICES)

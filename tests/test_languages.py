@@ -407,9 +407,10 @@ def test_the_speaker_speaks_with_the_voice_of_its_language(
             while not seen or seen[-1].kind not in ("end", "error"):
                 seen.append(events.get(timeout=15))
     assert seen[-1].kind == "end"
-    # A wide window, as in test_speak: the events drift from the recording on a loaded machine.
-    heard = rec.audio[rec.sample_at(seen[0].at - 0.5) : rec.sample_at(seen[-1].at + 0.5)]
-    assert similarity(heard, resample(sent, rate, 16000)) > 0.9
+    # The whole recording, which holds nothing else: on a loaded machine the events drifted
+    # from it by more than the half second around them this test once cut (a CI run heard
+    # only part of the sentence in that window, similarity 0.68).
+    assert similarity(rec.audio, resample(sent, rate, 16000)) > 0.9
 
 
 # -- the program at the terminal -------------------------------------------------------------

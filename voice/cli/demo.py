@@ -287,8 +287,8 @@ class Demo:
     async def _answer_question(self, line: Line, meant: chess.Move, tries: int = 2) -> Line:
         """The session asked back ("Eva vier?"): the player answers "ja", by voice too; offered
         a choice, they say the number of the move they meant (or, asked for the one word two moves
-        differ in, that word). Asked about moves they did not mean, they say "nein" and the move
-        again (``tries`` times)."""
+        differ in, that word), and "ja" when that move is then asked back by name. Asked about
+        moves they did not mean, they say "nein" and the move again (``tries`` times)."""
         from voice.game.session_base import PendingChoice, PendingConfirm
 
         vocab = self.session.vocab
@@ -311,9 +311,13 @@ class Demo:
             else:
                 words = self.session.vocab.display((self.session.vocab.number_words[number],))
         answer = await self.say(words)
-        return Line(
+        line = Line(
             line.said, line.heard, line.decode_ms, answer.answer, answer.made, answer.clocks
         )
+        if not line.made and tries > 0 and self.session.pending is not None:
+            # A number heard unsurely has its move asked back by name ("Eva vier?"): "ja".
+            return await self._answer_question(line, meant, tries - 1)
+        return line
 
     def summary(self) -> None:
         self.print("")

@@ -607,8 +607,9 @@ class GameSession(SessionBase):
         """A move picked from those offered, by its number or the word that tells it apart:
         played when the pick was heard surely, otherwise asked back by name ("Eva vier?").
         The moves were offered because the recogniser could not tell them apart; a number it
-        is unsure of must not pick one of them silently: in a reverberant hall the report
-        voices' "drei" was heard as "zwei" 5 times in 18 (``python -m benchmarks answers``)."""
+        is unsure of must not pick one of them silently: in a reverberant hall 5 of the report
+        voices' 18 numbers were played as another (each a "drei" heard as "zwei"; ``python -m
+        benchmarks answers``)."""
         if top.confidence >= self.settings.matching.accept_confidence:
             self._accept(move, t, out)
         else:

@@ -472,6 +472,7 @@ class App:
         spoken: bool = True,
         answered_by: str | None = None,
         confirm: Callable[[Heard, Any], str | None] | None = None,
+        phrases: frozenset[Phrase] | None = None,
     ) -> Any:
         """Ask before the game starts; wait for an answer ``answer`` accepts (not None).
 
@@ -481,11 +482,13 @@ class App:
         web page approved the set-up).
         ``confirm``: for an answer heard from the microphone, the question that asks it back
         ("Stufe sieben?"), or None to take it; "nein" asks ``question`` again.
+        ``phrases``: what the microphone listens for (default: yes, no and the numbers).
         """
         assert self._inbox is not None
+        listen_for = question_phrases(self.vocab) if phrases is None else phrases
         self.output.say(question)
         if self.source is not None:
-            self.source.set_context(question_phrases(self.vocab))
+            self.source.set_context(listen_for)
         while True:
             kind, value = await self._inbox.queue.get()
             if kind in ("end", "interrupt"):
@@ -502,13 +505,21 @@ class App:
             result = answer(value)
             heard = kind == "heard" and result is not None
             check = confirm(value, result) if confirm is not None and heard else None
-            if check is not None and not await self._ask(check, self._yes_or_no):
+            if check is not None and not await self._ask(
+                check, self._yes_or_no, phrases=self._yes_no_phrases()
+            ):
                 result = None
             if result is not None:
                 return result
             self.output.say(question)
             if self.source is not None:
-                self.source.set_context(question_phrases(self.vocab))
+                self.source.set_context(listen_for)
+
+    def _yes_no_phrases(self) -> frozenset[Phrase]:
+        """Only "ja" and "nein": a question asked back ("Stufe 2?") listens for nothing else,
+        so that "nein" cannot be heard as a number."""
+        commands = self.vocab.commands
+        return frozenset([*commands.get("yes", ()), *commands.get("no", ())])
 
     def _yes_or_no(self, heard: Heard) -> bool | None:
         """True for "ja" (or Enter), False for "nein", None for anything else."""
