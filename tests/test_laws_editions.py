@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from session_scripts import (
+    SCRIPTS,
     clock_at,
     moves,
     pgn_game,
@@ -335,12 +336,30 @@ def test_d_2_1_the_promotion_piece_must_be_announced_under_2023_and_2018(
 def test_2001_f_2_1_a_promotion_without_its_piece_is_asked_for_and_the_piece_word_makes_it(
     settings: Settings,
 ) -> None:
+    """The piece word answers the question; a rook, bishop or knight is then asked back, as
+    when the promotion is said whole (Art. 4.4.4: final once made), a queen is made."""
     out = run_under("laws_promotion_piece_asked", "2001", settings)
     assert says(out, "blind", 1.0) == [
         "Welche Figur für Eva acht: Dame, Turm, Läufer oder Springer?"
     ]
     assert refused(out) == []
-    assert moves(out) == ["e7e8r"]
+    assert says(out, "blind", 2.0) == ["Eva acht Turm?"]
+    assert moves(out) == []
+    setup = (SCRIPTS / "laws_promotion_piece_asked.jsonl").read_text().splitlines()[0]
+    setup = setup.replace('"fen"', '"laws": "2001", "fen"')
+    asked = '\n{"t": 1, "blind": "Eva acht"}\n'
+    rook = run_text(setup + asked + '{"t": 2, "blind": "Turm"}\n{"t": 3, "blind": "ja"}', settings)
+    assert moves(rook) == ["e7e8r"]
+    queen = run_text(setup + asked + '{"t": 2, "blind": "Dame"}', settings)
+    assert moves(queen) == ["e7e8q"]
+    # Said unsurely, even the queen is asked back; a piece word among the unlikelier
+    # hypotheses is not the answer.
+    unsure = run_text(setup + asked + '{"t": 2, "blind_nbest": [["Dame", 0.3]]}', settings)
+    assert says(unsure, "blind", 2.0) == ["Eva acht Dame?"]
+    lower = run_text(
+        setup + asked + '{"t": 2, "blind_nbest": [["Bauer", 0.6], ["Turm", 0.3]]}', settings
+    )
+    assert moves(lower) == []
 
 
 def test_2001_f_2_1_the_promotion_question_survives_a_resume(

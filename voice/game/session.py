@@ -583,9 +583,12 @@ class GameSession(SessionBase):
             else:
                 self.tell(out, t, "turn.not_yours")
             return
-        answer = self._promotion_answer(heard)
+        answer = self._promotion_answer(heard[0])
         if answer is not None:
-            self._propose(answer, t, out)
+            if is_underpromotion(answer):  # Art. 4.4.4, as for a promotion said whole
+                self._ask_confirm(answer, t, out)
+            else:
+                self._chosen(answer, heard[0], t, out)
             return
         result = match_move(self.board, heard, self.vocab, self.settings.matching)
         if self._repeat_back(heard, result, t, out):
@@ -682,15 +685,17 @@ class GameSession(SessionBase):
         }
         return {"move": self.pending.spoken, **pieces}
 
-    def _promotion_answer(self, heard: Sequence[Hypothesis]) -> chess.Move | None:
-        """The piece word that answers the 2001 promotion question, as the move it makes."""
+    def _promotion_answer(self, top: Hypothesis) -> chess.Move | None:
+        """The piece word that answers the 2001 promotion question, as the move it makes: from
+        the best hypothesis only (a piece word among the unlikelier ones is not what was said).
+        Like every answer that makes a move it goes through :meth:`_chosen`, and an
+        underpromotion is asked back as when said whole."""
         if not isinstance(self.pending, PendingPromotion):
             return None
-        for hypothesis in heard:
-            for move in self.pending.moves:
-                assert move.promotion is not None
-                if hypothesis.words == (self.vocab.piece_word(move.promotion),):
-                    return move
+        for move in self.pending.moves:
+            assert move.promotion is not None
+            if top.words == (self.vocab.piece_word(move.promotion),):
+                return move
         return None
 
     def _best_cost(self, result: MatchResult) -> float:
