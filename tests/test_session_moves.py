@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import chess
 from session_scripts import (
+    SCRIPTS,
     clock_at,
     final_board,
     move_lines,
@@ -252,6 +253,18 @@ def test_answering_zug_makes_the_recapture(settings: Settings) -> None:
     # "Zug" with no question open is not a move.
     assert says(out, "blind", 4.0) == ["Es gibt gerade keine Frage zu beantworten."]
     assert len(move_lines(out)) == 2
+
+
+def test_zug_heard_unsurely_asks_back_the_recapture_by_name(settings: Settings) -> None:
+    """ "Zug" makes a move like "ja" does, and is heard as "zurück" and back: heard unsurely,
+    the recapture is asked back by name instead of made."""
+    lines = (SCRIPTS / "repeat_or_move_answered_move.jsonl").read_text().splitlines()[:3]
+    script = "\n".join([*lines, '{"t": 3, "blind_nbest": [["Zug", 0.3]]}'])
+    out = run_text(script, settings)
+    assert says(out, "blind", 3.0) == ["Turm schlägt David eins?"]
+    assert len(move_lines(out)) == 1  # only the opponent's
+    answered = run_text(script + '\n{"t": 4, "blind": "ja"}', settings)
+    assert move_lines(answered)[1] == {"t": 4.0, "move": RECAPTURE}
 
 
 def test_saying_the_words_again_makes_the_recapture(settings: Settings) -> None:

@@ -620,8 +620,13 @@ class GameSession(SessionBase):
 
     def _answer_unsure(self, command: Command, top: Hypothesis, t: int, out: Outputs) -> bool:
         """Whether an answer heard unsurely was dealt with here: a number that picks an offered
-        move (:meth:`_chosen`) or a "yes" (:meth:`_yes_unsure`)."""
+        move (:meth:`_chosen`), "Zug" to "Wiederholung oder Ihr Zug?" (its move asked back by
+        name when heard unsurely) or a "yes" (:meth:`_yes_unsure`)."""
         pending = self.pending
+        sure = top.confidence >= self.settings.matching.accept_confidence
+        if command.name == "my_move" and isinstance(pending, PendingRepeatOrMove) and not sure:
+            self._ask_confirm(pending.move, t, out)
+            return True
         if command.name == "choice" and isinstance(pending, PendingChoice):
             count = command.count
             if count is not None and 1 <= count <= len(pending.moves):
