@@ -160,18 +160,23 @@ def corpus(
     return said
 
 
+def _game_after(settings: Settings, heard: tuple[tuple[str, float], ...]) -> GameSession:
+    """A game at its first move, after the blind player was heard as ``heard``."""
+    session = GameSession(parse_setup(json.loads(ASKED_SETUP)), settings)
+    session.handle(BlindSpeech(1000, heard))
+    return session
+
+
 def asked_session(settings: Settings) -> GameSession:
     """A game at its first move, with :data:`ASKED_MOVE` heard unsurely and asked back."""
-    session = GameSession(parse_setup(json.loads(ASKED_SETUP)), settings)
-    session.handle(BlindSpeech(1000, ((ASKED_MOVE, 0.3),)))
+    session = _game_after(settings, ((ASKED_MOVE, 0.3),))
     assert isinstance(session.pending, PendingConfirm), "the move was not asked back"
     return session
 
 
 def choice_session(settings: Settings) -> GameSession:
     """A game at its first move, with :data:`CHOICE_MOVES` offered by number."""
-    session = GameSession(parse_setup(json.loads(ASKED_SETUP)), settings)
-    session.handle(BlindSpeech(1000, CHOICE_MOVES))
+    session = _game_after(settings, CHOICE_MOVES)
     assert isinstance(session.pending, PendingChoice), "no choice was offered"
     return session
 
@@ -180,7 +185,7 @@ def choice_outcome(
     transcript: Transcript | None, words: Phrase, vocab: Vocabulary, settings: Settings
 ) -> tuple[str, str]:
     """(outcome, what was read) of a number said to choose among offered moves, as the session
-    reads it (:meth:`voice.game.session.GameSession._chosen`): right when that number is read
+    reads it (:meth:`voice.game.session.GameSession._answer_unsure`): right when that number is read
     surely, asked when a number is read unsurely (its move is asked back by name, and the
     player answers), wrong when another number is read surely (another move is played) or a
     move or request instead, none when nothing is heard."""
@@ -218,12 +223,7 @@ def asked_outcome(
 
 def sure_yes(transcript: Transcript | None, vocab: Vocabulary, settings: Settings) -> bool:
     """Whether the session would take this as a "ja" that plays the move asked back."""
-    if transcript is None or not transcript.nbest:
-        return False
-    text, confidence = transcript.nbest[0]
-    command = read_command(vocab.normalize(text), vocab)
-    sure = confidence >= settings.matching.accept_confidence
-    return command is not None and command.name == "yes" and sure
+    return asked_outcome(transcript, ("ja",), vocab, settings)[0] == "right"
 
 
 def question_outcome(

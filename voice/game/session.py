@@ -606,60 +606,66 @@ class GameSession(SessionBase):
         if not self._ask_promotion(heard[0].words, result, t, out):
             self._undecided(result, t, out)
 
+    def _surely(self, top: Hypothesis) -> bool:
+        """Heard as surely as a move played at once (``[matching] accept_confidence``): what an
+        answer that makes a move, or resigns, must reach."""
+        return top.confidence >= self.settings.matching.accept_confidence
+
     def _chosen(self, move: chess.Move, top: Hypothesis, t: int, out: Outputs) -> None:
-        """A move picked from those offered, by its number or the word that tells it apart:
-        played when the pick was heard surely, otherwise asked back by name ("Eva vier?").
-        The moves were offered because the recogniser could not tell them apart; a number it
-        is unsure of must not pick one of them silently: in a reverberant hall 5 of the report
-        voices' 18 numbers were played as another (each a "drei" heard as "zwei"; ``python -m
-        benchmarks answers``)."""
-        if top.confidence >= self.settings.matching.accept_confidence:
+        """A move picked from those offered, by the word that tells it apart or the promotion
+        piece: played when the pick was heard surely, otherwise asked back by name (see
+        :meth:`_answer_unsure`)."""
+        if self._surely(top):
             self._accept(move, t, out)
         else:
             self._ask_confirm(move, t, out)
 
     def _answer_unsure(self, command: Command, top: Hypothesis, t: int, out: Outputs) -> bool:
-        """Whether an answer heard unsurely was dealt with here: a number that picks an offered
-        move (:meth:`_chosen`), "Zug" to "Wiederholung oder Ihr Zug?" (its move asked back by
-        name when heard unsurely) or a "yes" (:meth:`_yes_unsure`)."""
+        """Whether an answer that makes a move or resigns, heard unsurely, was dealt with here.
+
+        A number that picks an offered move, or "Zug" to "Wiederholung oder Ihr Zug?", has its
+        move asked back by name ("Eva vier?"): the moves were offered because the recogniser
+        could not tell them apart, and a number it is unsure of must not pick one silently (in
+        a reverberant hall 5 of the report voices' 18 numbers were played as another, each a
+        "drei" heard as "zwei"; ``python -m benchmarks answers``). A "yes" is asked again
+        (:meth:`_yes_unsure`). Heard surely, the command goes its usual way."""
+        if self._surely(top):
+            return False
         pending = self.pending
-        sure = top.confidence >= self.settings.matching.accept_confidence
-        if command.name == "my_move" and isinstance(pending, PendingRepeatOrMove) and not sure:
-            self._ask_confirm(pending.move, t, out)
-            return True
-        if command.name == "choice" and isinstance(pending, PendingChoice):
+        move = None
+        if command.name == "my_move" and isinstance(pending, PendingRepeatOrMove):
+            move = pending.move
+        elif command.name == "choice" and isinstance(pending, PendingChoice):
             count = command.count
             if count is not None and 1 <= count <= len(pending.moves):
-                self._chosen(pending.moves[count - 1], top, t, out)
-                return True
-            return False
-        return self._yes_unsure(command, top, t, out)
+                move = pending.moves[count - 1]
+        if move is not None:
+            self._ask_confirm(move, t, out)
+            return True
+        return command.name == "yes" and self._yes_unsure(t, out)
 
-    def _yes_unsure(self, command: Command, top: Hypothesis, t: int, out: Outputs) -> bool:
-        """A "yes" that would play the move asked back, or resign, must be heard as surely as a
-        move played at once (``[matching] accept_confidence``); otherwise the question is asked
-        again with how to answer it, and nothing happens. The move was asked back because the
-        recogniser was unsure of it: a "yes" it is just as unsure of (someone nearby talking)
-        must not play it after all (a move once made stands, Art. 4.7), nor end the game.
+    def _yes_unsure(self, t: int, out: Outputs) -> bool:
+        """A "yes" heard unsurely that would play the move asked back, or resign: the question
+        is asked again with how to answer it, and nothing happens. The move was asked back
+        because the recogniser was unsure of it: a "yes" it is just as unsure of (someone
+        nearby talking) must not play it after all (a move once made stands, Art. 4.7), nor
+        end the game.
 
         A second unsure "yes" to the same question answers it: speech too faint for the
         recogniser to be sure of anything (it asks back every move then) must not lock the
         player out, and two mishearings in a row that both come out as "yes" are far rarer
         than one."""
-        if command.name != "yes" or top.confidence >= self.settings.matching.accept_confidence:
-            return False
-        if self.pending is not None and self.yes_doubted is self.pending:
-            return False
-        self.yes_doubted = self.pending
-        match self.pending:
-            case PendingConfirm(spoken=spoken):
+        pending = self.pending
+        match pending:
+            case PendingConfirm(spoken=spoken) if self.yes_doubted is not pending:
                 self.tell(out, t, "yes_unsure")
                 self.tell(out, t, "help.confirm", move=spoken)
-            case PendingResign():
+            case PendingResign() if self.yes_doubted is not pending:
                 self.tell(out, t, "yes_unsure")
                 self.tell(out, t, "help.resign")
             case _:
                 return False
+        self.yes_doubted = pending
         return True
 
     def _ask_promotion(self, words: Phrase, result: MatchResult, t: int, out: Outputs) -> bool:

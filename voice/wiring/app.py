@@ -69,6 +69,8 @@ from voice.wiring.app_decisions import (
     question_phrases,
     shown,
     with_engine,
+    yes_no_phrases,
+    yes_or_no,
 )
 from voice.words.messages import display_text, message
 from voice.words.phrases import speakable
@@ -506,7 +508,7 @@ class App:
             heard = kind == "heard" and result is not None
             check = confirm(value, result) if confirm is not None and heard else None
             if check is not None and not await self._ask(
-                check, self._yes_or_no, phrases=self._yes_no_phrases()
+                check, partial(yes_or_no, self.vocab), phrases=yes_no_phrases(self.vocab)
             ):
                 result = None
             if result is not None:
@@ -514,20 +516,6 @@ class App:
             self.output.say(question)
             if self.source is not None:
                 self.source.set_context(listen_for)
-
-    def _yes_no_phrases(self) -> frozenset[Phrase]:
-        """Only "ja" and "nein": a question asked back ("Stufe 2?") listens for nothing else,
-        so that "nein" cannot be heard as a number."""
-        commands = self.vocab.commands
-        return frozenset([*commands.get("yes", ()), *commands.get("no", ())])
-
-    def _yes_or_no(self, heard: Heard) -> bool | None:
-        """True for "ja" (or Enter), False for "nein", None for anything else."""
-        if is_yes(self.vocab, heard):
-            return True
-        if self.vocab.normalize(heard[0][0]) in self.vocab.commands.get("no", ()):
-            return False
-        return None
 
     async def _ask_level(self) -> int:
         from voice.runtime.engine import LEVELS

@@ -84,11 +84,15 @@ def with_engine(setup: Setup, level: int, player: str) -> Setup:
 # -- answers before the game --------------------------------------------------------------------
 
 
+def yes_no_phrases(vocab: Vocabulary) -> frozenset[Phrase]:
+    """Only "ja" and "nein": what a question asked back ("Stufe 2?") listens for, so that
+    "nein" cannot be heard as a number."""
+    return frozenset([*vocab.commands.get("yes", ()), *vocab.commands.get("no", ())])
+
+
 def question_phrases(vocab: Vocabulary) -> frozenset[Phrase]:
     """What a question before the game is answered with: yes, no and the numbers."""
-    words = [*vocab.commands.get("yes", ()), *vocab.commands.get("no", ())]
-    numbers = [(word,) for word in vocab.number_words]
-    return frozenset([*words, *numbers])
+    return yes_no_phrases(vocab) | {(word,) for word in vocab.number_words}
 
 
 def is_yes(vocab: Vocabulary, heard: Heard) -> bool:
@@ -96,6 +100,15 @@ def is_yes(vocab: Vocabulary, heard: Heard) -> bool:
         return True  # Enter alone takes the suggestion
     words = vocab.normalize(heard[0][0])
     return words in vocab.commands.get("yes", ())
+
+
+def yes_or_no(vocab: Vocabulary, heard: Heard) -> bool | None:
+    """True for "ja" (or Enter), False for "nein", None for anything else."""
+    if is_yes(vocab, heard):
+        return True
+    if vocab.normalize(heard[0][0]) in vocab.commands.get("no", ()):
+        return False
+    return None
 
 
 def level_answer(vocab: Vocabulary, heard: Heard, default: int, levels: int) -> int | None:
