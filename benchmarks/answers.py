@@ -3,24 +3,24 @@
 The move benchmark (:mod:`benchmarks.asr`) measures moves. A game needs short words as well:
 "ja" or "nein" when a move is asked back, a number for the computer's strength, "Zeit",
 "Stellung", "Korrektur". They are the hardest thing for Whisper to score (one or two tokens, no
-context around them), and the one that plays a move is "ja". So each utterance here is decided
+context around them), and the one that plays a move is "ja". So each utterance is decided
 as the program decides it:
 
 - ``question``, before the game ("Spielstärke des Computers?"): "ja" takes the suggested level,
   a number picks one (:func:`voice.wiring.app_decisions.level_answer`); right when the level is
   the one said, none when the question would be asked again. (The program asks a spoken number
   back, "Stufe sieben?", so a wrong one here is a question the player answers "nein".)
-- ``asked``, in a game while a move is asked back ("Springer Felix drei?"): the phrases the game
-  listens for then (:meth:`voice.game.session.GameSession.phrases_now`). Right when the request
-  said is the one read (a "ja" only when sure enough to play the move; an unsure one is asked
-  again); wrong when another request or a move is; none when nothing is heard.
-- ``choice``, in a game while three moves are offered by number ("Eins: Springer Felix drei.
-  Zwei: Eva vier. Drei: David vier. Welcher Zug?"): right when the number said is read surely;
-  one read unsurely has its move asked back by name; a number read surely as another plays
-  another move.
+- ``asked``, in a game while a move is asked back ("Springer Felix drei?"), and ``choice``, in a
+  game while three moves are offered by number ("Eins: Springer Felix drei. Zwei: Eva vier.
+  Drei: David vier. Welcher Zug?"): the recogniser listens for what the game listens for then
+  (:meth:`voice.game.session.GameSession.phrases_now`), and a real session is handed the
+  transcript; what it does is compared with what it does when it hears the words surely
+  (:func:`game_outcome`). Nothing here restates the session's rules, so the figures follow
+  them as they change.
 
 And the sentences that are not chess (:data:`benchmarks.asr.NON_CHESS`) said while a move is
-asked back: how many become a "ja" sure enough to play it. That must never happen.
+asked back: how many make the game play a move (a "ja" sure enough to play the move asked back,
+or another move) or end. That must never happen.
 
 Every utterance is heard in a room and cut by the program's end-pointer
 (:func:`benchmarks.rooms.heard_in_room`), quiet or with pink noise 10 dB below the recording, or
@@ -42,13 +42,12 @@ from benchmarks import asr, rooms
 from voice.config import Settings
 from voice.game.session import GameSession
 from voice.game.session_base import PendingChoice, PendingConfirm
-from voice.rules.events import BlindSpeech, parse_setup
+from voice.rules.events import BlindSpeech, MoveMade, OutputEvent, Refused, Result, parse_setup
 from voice.speech.listen import PRE_ROLL
 from voice.speech.recognizers import Recognizer, Transcript
 from voice.speech.wavio import RATE, load_for_recognition
 from voice.wiring.app_decisions import level_answer, question_phrases
 from voice.words.phrases import speakable
-from voice.words.utterance import read_command
 from voice.words.vocabulary import NUMBER_WORDS, Phrase, Vocabulary
 
 QUESTION_WORDS: tuple[str, ...] = ("ja", *NUMBER_WORDS["de"][:8])
@@ -129,12 +128,12 @@ class Tally:
 
 @dataclass
 class Report:
-    """Per condition: the two contexts' tallies, and how many sentences that are not chess,
-    said while a move was asked back, became a "ja" that would play it."""
+    """Per condition: the contexts' tallies, and how many sentences that are not chess, said
+    while a move was asked back, made the game play a move (a "ja", or another move) or end."""
 
     tallies: dict[tuple[str, str], Tally] = field(default_factory=dict)
     sentences: dict[str, int] = field(default_factory=dict)
-    yes_from_sentences: dict[str, int] = field(default_factory=dict)
+    played_from_sentences: dict[str, int] = field(default_factory=dict)
 
 
 def corpus(
@@ -181,49 +180,52 @@ def choice_session(settings: Settings) -> GameSession:
     return session
 
 
-def choice_outcome(
-    transcript: Transcript | None, words: Phrase, vocab: Vocabulary, settings: Settings
+HEARD_AT_MS = 2000
+"""When, in the game, the answer is heard."""
+
+
+def _done(events: Sequence[OutputEvent]) -> bool:
+    """Whether the game did something that stands: a move made, or the game ended."""
+    return any(isinstance(e, MoveMade | Result) for e in events)
+
+
+def game_outcome(
+    game: Callable[[], GameSession], transcript: Transcript | None, words: Phrase
 ) -> tuple[str, str]:
-    """(outcome, what was read) of a number said to choose among offered moves, as the session
-    reads it (:meth:`voice.game.session.GameSession._answer_unsure`): right when that number is read
-    surely, asked when a number is read unsurely (its move is asked back by name, and the
-    player answers), wrong when another number is read surely (another move is played) or a
-    move or request instead, none when nothing is heard."""
-    if transcript is None or not transcript.nbest:
+    """(outcome, what was heard first) of ``words`` said in a game (``game`` makes it afresh),
+    classified by what the session itself does with the transcript:
+
+    - right: exactly what it does with the words heard surely (its outputs are the same);
+    - asked: nothing done, a question asked instead (a "ja" asked again, or the move picked
+      or heard asked back by name: the player answers it);
+    - none: nothing done and nothing asked ("nicht verstanden", or a refusal), or the
+      end-pointer never delivered the words;
+    - wrong: anything else: a move made or the game ended, or a request done, that was not
+      what was said."""
+    if transcript is None:
         return "none", ""
-    text, confidence = transcript.nbest[0]
-    command = read_command(vocab.normalize(text), vocab, numbers=True)
-    if command is None:
-        return "wrong", text  # a move said instead, as the session reads it
-    if command.name == "choice" and confidence < settings.matching.accept_confidence:
-        return "asked", f"{text}?"
-    meant = vocab.number_words.index(words[0]) + 1
-    right = command.name == "choice" and command.count == meant
-    return ("right" if right else "wrong"), text
+    heard = transcript.nbest[0][0] if transcript.nbest else ""
+    expected = game().handle(BlindSpeech(HEARD_AT_MS, ((" ".join(words), 1.0),)))
+    session = game()
+    pending, doubted = session.pending, session.yes_doubted
+    events = session.handle(BlindSpeech(HEARD_AT_MS, transcript.nbest))
+    if events == expected:
+        return "right", heard
+    if not _done(events):
+        asked_again = session.yes_doubted is not doubted
+        asked_back = isinstance(session.pending, PendingConfirm) and session.pending is not pending
+        if asked_again or asked_back:
+            return "asked", heard
+        if session.pending is pending and any(isinstance(e, Refused) for e in events):
+            return "none", heard
+    return "wrong", heard
 
 
-def asked_outcome(
-    transcript: Transcript | None, words: Phrase, vocab: Vocabulary, settings: Settings
-) -> tuple[str, str]:
-    """(outcome, what was read) of a word said while a move is asked back, as the session
-    reads it (:meth:`voice.game.session.GameSession._on_speech`)."""
-    if transcript is None or not transcript.nbest:
-        return "none", ""
-    text, confidence = transcript.nbest[0]
-    heard = vocab.normalize(text)
-    command = read_command(heard, vocab)
-    said = read_command(words, vocab)
-    assert said is not None, words
-    if command is None:
-        return "wrong", text  # a move: it would replace the question
-    if command.name == "yes" and confidence < settings.matching.accept_confidence:
-        return "asked", "ja?"  # asked again (GameSession._yes_unsure)
-    return ("right" if command.name == said.name else "wrong"), text
-
-
-def sure_yes(transcript: Transcript | None, vocab: Vocabulary, settings: Settings) -> bool:
-    """Whether the session would take this as a "ja" that plays the move asked back."""
-    return asked_outcome(transcript, ("ja",), vocab, settings)[0] == "right"
+def plays_a_move(game: Callable[[], GameSession], transcript: Transcript | None) -> bool:
+    """Whether the session makes a move or ends the game on hearing ``transcript``."""
+    if transcript is None:
+        return False
+    return _done(game().handle(BlindSpeech(HEARD_AT_MS, transcript.nbest)))
 
 
 def question_outcome(
@@ -294,10 +296,13 @@ def run(
 ) -> Report:
     """Say the corpus and the sentences in every condition; tally what the program would do."""
     said = corpus(count, seed, voices, words)
+    games: dict[str, Callable[[], GameSession]] = {
+        "asked": lambda: asked_session(settings),
+        "choice": lambda: choice_session(settings),
+    }
     contexts = {
         "question": question_phrases(vocab),
-        "asked": asked_session(settings).phrases_now(),
-        "choice": choice_session(settings).phrases_now(),
+        **{context: make().phrases_now() for context, make in games.items()},
     }
     report = Report()
     rng = random.Random(seed)
@@ -330,19 +335,17 @@ def run(
                 tally = report.tallies[(condition, item.context)]
                 if item.context == "question":
                     outcome, read = question_outcome(transcript, meant, vocab)
-                elif item.context == "choice":
-                    outcome, read = choice_outcome(transcript, meant, vocab, settings)
                 else:
-                    outcome, read = asked_outcome(transcript, meant, vocab, settings)
+                    outcome, read = game_outcome(games[item.context], transcript, meant)
                 tally.counts[outcome] += 1
                 if outcome == "wrong":
                     tally.wrong.append(f"{item.words} → {read} ({item.voice})")
-            yes = sum(
-                sure_yes(room.hear(recognizer, path, contexts["asked"]), vocab, settings)
+            played = sum(
+                plays_a_move(games["asked"], room.hear(recognizer, path, contexts["asked"]))
                 for path in paths.values()
             )
             report.sentences[condition] = len(paths)
-            report.yes_from_sentences[condition] = yes
+            report.played_from_sentences[condition] = played
             progress(f"{condition} done")
     return report
 
@@ -354,7 +357,7 @@ def format_report(report: Report, *, backend: str, seed: int, voices: str, count
         " heard in a room and cut by the end-pointer. right / asked / wrong / none:",
         "",
         "| condition | strength question (ja, eins … acht) | move asked back (ja, nein, requests) "
-        "| choice by number (eins … drei) | sentences → a sure ja |",
+        "| choice by number (eins … drei) | sentences → a move played |",
         "|---|---|---|---|---|",
     ]
     conditions = sorted({c for c, _ in report.tallies}, key=CONDITIONS.index)
@@ -366,9 +369,9 @@ def format_report(report: Report, *, backend: str, seed: int, voices: str, count
             cells.append(
                 f"{c['right']} / {c['asked']} / {c['wrong']} / {c['none']} of {tally.total}"
             )
-        yes = report.yes_from_sentences[condition]
+        played = report.played_from_sentences[condition]
         lines.append(
-            f"| {condition} | {' | '.join(cells)} | {yes} of {report.sentences[condition]} |"
+            f"| {condition} | {' | '.join(cells)} | {played} of {report.sentences[condition]} |"
         )
     lines.append("")
     for condition in conditions:

@@ -4,6 +4,7 @@ prove what each outcome means and that a small run hears every word in every roo
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -22,26 +23,32 @@ def _heard(text: str, confidence: float) -> Transcript:
 
 
 def test_a_yes_plays_the_move_asked_back_only_when_heard_as_surely_as_a_move(
-    settings: Settings, vocab: Vocabulary
+    settings: Settings,
 ) -> None:
-    """As the session reads it: an unsure "ja" asks again, a sure one answers."""
-    assert answers.asked_outcome(_heard("ja", 0.3), ("ja",), vocab, settings)[0] == "asked"
-    assert answers.asked_outcome(_heard("ja", 0.9), ("ja",), vocab, settings)[0] == "right"
-    assert not answers.sure_yes(_heard("ja", 0.3), vocab, settings)
-    assert answers.sure_yes(_heard("ja", 0.9), vocab, settings)
-    assert not answers.sure_yes(_heard("nein", 0.9), vocab, settings)
+    """What the session itself does: an unsure "ja" asks again, a sure one plays the move."""
+    game = partial(answers.asked_session, settings)
+    assert answers.game_outcome(game, _heard("ja", 0.3), ("ja",)) == ("asked", "ja")
+    assert answers.game_outcome(game, _heard("ja", 0.9), ("ja",)) == ("right", "ja")
+    assert answers.game_outcome(game, _heard("ja", 0.9), ("nein",)) == ("wrong", "ja")
+    assert not answers.plays_a_move(game, _heard("ja", 0.3))
+    assert answers.plays_a_move(game, _heard("ja", 0.9))
+    assert not answers.plays_a_move(game, _heard("nein", 0.9))
+    assert answers.plays_a_move(game, _heard("Eva vier", 0.9))  # another move, played
 
 
-def test_a_request_is_right_by_what_it_asks_and_a_move_instead_of_it_is_wrong(
-    settings: Settings, vocab: Vocabulary
+def test_a_request_is_right_by_what_the_game_does_and_a_move_instead_of_it_is_not(
+    settings: Settings,
 ) -> None:
-    """ "zurück" and "Korrektur" ask the same; a move heard instead replaces the question."""
+    """ "zurück" and "Korrektur" do the same; a move heard instead is played (wrong) or asked
+    back (asked); nothing heard, or never delivered, is none."""
+    game = partial(answers.asked_session, settings)
     said = ("korrektur",)
-    assert answers.asked_outcome(_heard("zurück", 0.4), said, vocab, settings)[0] == "right"
-    assert answers.asked_outcome(_heard("zeit", 0.9), said, vocab, settings)[0] == "wrong"
-    moved = answers.asked_outcome(_heard("Eva vier", 0.9), said, vocab, settings)
-    assert moved == ("wrong", "Eva vier")
-    assert answers.asked_outcome(None, said, vocab, settings)[0] == "none"
+    assert answers.game_outcome(game, _heard("zurück", 0.4), said)[0] == "right"
+    assert answers.game_outcome(game, _heard("zeit", 0.9), said)[0] == "wrong"
+    assert answers.game_outcome(game, _heard("Eva vier", 0.9), said) == ("wrong", "Eva vier")
+    assert answers.game_outcome(game, _heard("Eva vier", 0.3), said) == ("asked", "Eva vier")
+    assert answers.game_outcome(game, Transcript((), True, 0.0), said)[0] == "none"
+    assert answers.game_outcome(game, None, said)[0] == "none"
 
 
 def test_the_strength_question_takes_yes_for_the_suggested_level_and_a_number_for_its_own(
@@ -61,17 +68,18 @@ def test_the_asked_context_is_a_game_with_its_first_move_asked_back(settings: Se
 
 
 def test_a_number_read_surely_as_another_chooses_another_move_and_an_unsure_one_asks(
-    settings: Settings, vocab: Vocabulary
+    settings: Settings,
 ) -> None:
     """Three moves offered by number: "zwei" heard surely as "drei" plays another move
     (wrong); an unsure number has its move asked back by name."""
     phrases = answers.choice_session(settings).phrases_now()
     assert {("eins",), ("zwei",), ("drei",)} <= phrases
+    game = partial(answers.choice_session, settings)
     said = ("zwei",)
-    assert answers.choice_outcome(_heard("zwei", 0.9), said, vocab, settings)[0] == "right"
-    assert answers.choice_outcome(_heard("drei", 0.9), said, vocab, settings)[0] == "wrong"
-    assert answers.choice_outcome(_heard("drei", 0.3), said, vocab, settings)[0] == "asked"
-    assert answers.choice_outcome(None, said, vocab, settings)[0] == "none"
+    assert answers.game_outcome(game, _heard("zwei", 0.9), said)[0] == "right"
+    assert answers.game_outcome(game, _heard("drei", 0.9), said)[0] == "wrong"
+    assert answers.game_outcome(game, _heard("drei", 0.3), said)[0] == "asked"
+    assert answers.game_outcome(game, None, said)[0] == "none"
 
 
 @needs_espeak
@@ -96,7 +104,7 @@ def test_a_small_run_hears_every_word_in_every_room_named(
         assert report.tallies[(condition, "choice")].total == 1
         assert report.sentences[condition] == 2
     table = answers.format_report(report, backend="Whisper base", seed=7, voices="tuning", count=1)
-    assert "| clean |" in table and "| pink10 |" in table and "sentences → a sure ja" in table
+    assert "| clean |" in table and "| pink10 |" in table and "sentences → a move played" in table
 
 
 def test_a_count_below_one_is_refused_in_one_sentence(capsys: pytest.CaptureFixture[str]) -> None:

@@ -26,6 +26,7 @@ from voice.speech.recognizers.whisper import (
     nearest,
     probability,
     reported,
+    says_only,
     sound_string,
     speech_span,
     top_confidence,
@@ -111,6 +112,48 @@ def test_yes_is_heard_among_the_answers_to_a_question(
     recognizer.set_context([("ja",), ("nein",), ("korrektur",)])
     transcript = recognizer.recognize(synthesize("ja", tmp_path), 16000)
     assert transcript.best == "ja"
+
+
+def _answer_context(vocab: Vocabulary) -> set[tuple[str, ...]]:
+    """What a game listens for while a move is asked back, in short: the moves, the answers
+    and a few requests."""
+    extra = {("ja",), ("nein",), ("remis",), ("partie",), ("zeit",)}
+    return set(position_phrases(chess.Board(), vocab)) | extra
+
+
+def test_a_word_that_only_begins_like_yes_is_not_a_sure_yes(
+    recognizer: WhisperRecognizer, tmp_path: Path, settings: Settings, vocab: Vocabulary
+) -> None:
+    """A "ja" plays the move asked back, so it must be sure by both ways of hearing: "Remis" in
+    this voice is guessed "Eime." and scored as "ja" with a lead that looked sure (0.99); the
+    free guess does not say "ja" alone, so it is reported unsure (the game asks again). A
+    plain "ja" stays sure."""
+    recognizer.set_context(_answer_context(vocab))
+    remis = recognizer.recognize(synthesize("Remis", tmp_path, voice="de+f4"), 16000)
+    sure = settings.matching.accept_confidence
+    assert not any(text == "ja" and confidence >= sure for text, confidence in remis.nbest)
+    yes = recognizer.recognize(synthesize("ja", tmp_path, voice="de+m3"), 16000)
+    assert yes.best == "ja" and yes.nbest[0][1] >= sure
+
+
+def test_yes_is_always_weighed_against_no(
+    recognizer: WhisperRecognizer, tmp_path: Path, vocab: Vocabulary
+) -> None:
+    """Both answers are scored whatever the free guess: "nein" among the phrases nearest a
+    guess of "Ja." or not, a "ja" is only ever heard against it."""
+    recognizer.set_context(_answer_context(vocab))
+    pcm = synthesize("ja", tmp_path, voice="de+m3")
+    judged = recognizer.judge(pcm)
+    assert judged is not None
+    scored = {s.phrase for s in judged[0].scored}
+    assert {("ja",), ("nein",)} <= scored
+
+
+def test_an_answer_is_said_alone_when_the_free_guess_says_nothing_else() -> None:
+    assert says_only(" Ja.", ("ja",)) and says_only(" Ja, ja.", ("ja",))
+    assert not says_only(" Ja, das.", ("ja",))
+    assert not says_only(" Läufer.", ("ja",)) and not says_only("", ("ja",))
+    assert not says_only(" Wer ist am Zug", ("wer", "ist", "am", "zug"))  # answers are one word
 
 
 def test_a_candidate_is_written_as_whisper_writes_german() -> None:

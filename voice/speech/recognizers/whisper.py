@@ -105,6 +105,15 @@ within 3 of the best). The end-of-text token itself cannot be scored: CTranslate
 gives it no probability."""
 
 
+ANSWERS: tuple[str, ...] = ("yes", "no")
+"""The answers to a question: a "ja" plays the move asked back. Their phrases are always scored
+when the context holds them, near the guess or not, so that "ja" is weighed against "nein"
+itself; and one is reported as sure only when the free guess says nothing else
+(:func:`says_only`). A "nein" guessed as "Jajun", scored only against the phrases nearest that
+guess, lost to "ja" with a lead over "Partie" that looked sure (0.90), and the move the player
+refused would have been played (report voices, pink noise 10 dB); a "Remis" guessed as "Ja,
+das." was a sure "ja" too (tuning voices). ``python -m benchmarks answers``, docs/speech.md."""
+
 END_WORD_DISTANCE = 0.5
 """The phrase's last word counts as said when one of the guess's last two words sounds at
 least this close to it (:func:`voice.words.matcher.sound_distance`)."""
@@ -444,6 +453,15 @@ def said_to_the_end(guesses: Sequence[str], phrase: Phrase, vocab: Vocabulary) -
     return False
 
 
+def says_only(guess: str, phrase: Phrase) -> bool:
+    """Whether a free guess says nothing but the one-word ``phrase``, once or repeated ("Ja.",
+    "Ja, ja."), by its sounds: the free transcription agrees with the closed-set score."""
+    from voice.words.matcher import sounds
+
+    words = guess_words(guess)
+    return len(phrase) == 1 and bool(words) and all(sounds(w) == sounds(phrase[0]) for w in words)
+
+
 def written(phrase: Phrase, vocab: Vocabulary) -> str:
     """The phrase as Whisper would write it if it were all that was said: a sentence, its nouns
     and its first word capitalised ("Nein", "Wer ist am Zug").
@@ -507,6 +525,9 @@ class WhisperRecognizer:
         self._candidates: tuple[_Candidate, ...] = ()
         self._contexts: OrderedDict[frozenset[Phrase], tuple[_Candidate, ...]] = OrderedDict()
         self._tokens: dict[str, list[int]] = {}
+        self._answers = frozenset(
+            phrase for command in ANSWERS for phrase in vocab.commands.get(command, ())
+        )
         self._last: tuple[bytes, frozenset[Phrase], Transcript] | None = None
         self._stream: list[np.ndarray] = []
 
@@ -593,6 +614,10 @@ class WhisperRecognizer:
         # A rival comes as close to the best as its score: one that fits almost as well is
         # offered beside it; the others fall far behind.
         top = top_confidence(features)
+        if best.phrase in self._answers and not says_only(guesses[0], best.phrase):
+            # "Ja, das.": the words went on after the answer, or began otherwise. An answer
+            # that may play a move is sure only when both ways of hearing agree.
+            top = min(top, ASKED_BACK)
         nbest = [
             (" ".join(s.phrase), round(top * math.exp(s.score - best.score), 6))
             for s in scored[: self.nbest]
@@ -649,6 +674,7 @@ class WhisperRecognizer:
         guesses = [self._tokenizer.decode(ids) for ids in result.sequences_ids] or [""]
         heard = [sound_string(guess_words(g)) for g in guesses]
         near = nearest(heard, candidates)
+        near += self._answers_missing(heard, candidates, near)
         tokens = [self._token_ids(c.text) for _, c in near]
         batch = np.repeat(np.asarray(encoded), len(near), axis=0)
         aligned = model.align(
@@ -667,6 +693,22 @@ class WhisperRecognizer:
         scored.sort(key=lambda s: -s.score)
         guess_logp = float(result.scores[0]) if result.scores else 0.0
         return Evidence(scored, guesses, guess_logp)
+
+    def _answers_missing(
+        self,
+        heard: Sequence[str],
+        candidates: Sequence[_Candidate],
+        near: Sequence[tuple[float, _Candidate]],
+    ) -> list[tuple[float, _Candidate]]:
+        """The context's answers (:data:`ANSWERS`) that the shortlist lacks, with their
+        distance from the guess: scored too, so that a yes is only ever heard against a no."""
+        shortlisted = {c.phrase for _, c in near}
+        missing = []
+        for candidate in candidates:
+            if candidate.phrase in self._answers and candidate.phrase not in shortlisted:
+                distance = min(guess_distance(h, candidate.sounds) for h in heard)
+                missing.append((distance, candidate))
+        return missing
 
     # -- streaming (the whole utterance is decoded at the end) ------------------------------
 
