@@ -285,6 +285,9 @@ class Tally:
     played: int = 0
     """Another move (for what is not a move: any move) accepted without a question: it would
     be played on the board, the player unaware."""
+    at_once: int = 0
+    """The right move accepted without a question (part of correct; the rest were asked back
+    and needed a "ja")."""
     choose_right: int = 0
     """Choices offered with the right move among them."""
     speech_snr: list[float] = field(default_factory=list)
@@ -867,6 +870,8 @@ def _run(
             tally.speech_snr.append(snr)
         if result.decision == Decision.ACCEPT and result_outcome in ("wrong", "proposed"):
             tally.played += 1
+        if result.decision == Decision.ACCEPT and result_outcome == "correct":
+            tally.at_once += 1
         if result_outcome == "choose" and any(c.move.uci() == item.move for c in result.candidates):
             tally.choose_right += 1
         if item.move is not None:
@@ -1243,7 +1248,7 @@ def format_report(
         + f", seed {seed}, {voices} voices{enrolled}, "
         f"{report.utterances} decodes (corpus made in {report.generate_s:.1f} s)",
         "",
-        f"{'condition':16s} {'n':>4s} {'correct':>8s} {'wrong':>7s} {'played':>7s} "
+        f"{'condition':16s} {'n':>4s} {'correct':>8s} {'at once':>8s} {'wrong':>7s} {'played':>7s} "
         f"{'choose':>7s} {'(right)':>8s} {'rejected':>9s} {'p50 ms':>7s} {'p95 ms':>7s} "
         f"{'SNR sp.':>8s} {'heard first':>12s}",
     ]
@@ -1256,6 +1261,7 @@ def format_report(
             snr = f"{statistics.median(tally.speech_snr):.1f} dB" if tally.speech_snr else "-"
             lines.append(
                 f"{name:16s} {tally.count:4d} {tally.share('correct'):7.1f}% "
+                f"{tally.percent(tally.at_once):7.1f}% "
                 f"{tally.share('wrong'):6.1f}% {tally.percent(tally.played):6.1f}% "
                 f"{tally.share('choose'):6.1f}% {tally.percent(tally.choose_right):7.1f}% "
                 f"{tally.share('rejected'):8.1f}% {p50:7.0f} {p95:7.0f} {snr:>8s} "
@@ -1269,8 +1275,9 @@ def format_report(
             )
     lines += [
         "",
-        "correct: the right move accepted or asked back · wrong: another move accepted or asked",
-        "back · played: another move accepted without a question (part of wrong) · choose: moves",
+        "correct: the right move accepted or asked back · at once: accepted without a question",
+        "(part of correct) · wrong: another move accepted or asked back · played: another move",
+        "accepted without a question (part of wrong) · choose: moves",
         "offered by number, (right): the right one among them · SNR sp.: median signal-to-noise",
         "ratio over the speech frames alone (the names give it over the whole recording)",
     ]
@@ -1356,6 +1363,7 @@ def figures(
                 for key in ("correct", "wrong", "choose", "rejected", "proposed")
             },
             "played_without_question": round(tally.percent(tally.played), 2),
+            "right_at_once": round(tally.percent(tally.at_once), 2),
             "played_without_question_count": tally.played,
             "choose_with_right_move": round(tally.percent(tally.choose_right), 2),
             "heard_first": round(tally.percent(tally.first), 2),

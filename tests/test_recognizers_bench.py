@@ -143,13 +143,15 @@ def test_a_small_run_tallies_the_chosen_conditions_and_moves_played_without_a_qu
     for tally in report.tallies.values():
         assert tally.count == 4
         assert 0 <= tally.played <= tally.outcomes["wrong"]
+        assert 0 <= tally.at_once <= tally.outcomes["correct"]
         assert 0 <= tally.choose_right <= tally.outcomes["choose"]
+    assert report.tallies["clean"].at_once >= 1  # clean moves, heard clearly, are played
     babble = report.tallies["babble10"].speech_snr
     assert len(babble) == 4 and all(10.0 < snr < 16.0 for snr in babble)
     accented = {v: sum(report.by_voice[v]["accented"].values()) for v in asr.ACCENTS}
     assert accented == {"ar": 2, "fa": 2}
     text = asr.format_report(report, backend="sphinx", seed=5, failures=3)
-    assert "played" in text.splitlines()[2]
+    assert "at once" in text.splitlines()[2] and "played" in text.splitlines()[2]
     assert "non-chess" not in text
     for aim in ("clean: right move ≥ 97%", "babble10: right move ≥ 85%", "accented: right"):
         line = next(line for line in text.splitlines() if aim in line)
@@ -160,6 +162,8 @@ def test_a_small_run_tallies_the_chosen_conditions_and_moves_played_without_a_qu
     assert (
         conditions["babble10"]["played_without_question_count"] == report.tallies["babble10"].played
     )
+    clean = report.tallies["clean"]
+    assert conditions["clean"]["right_at_once"] == pytest.approx(100 * clean.at_once / 4)
     assert report.rss_mb > 0
 
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections import defaultdict
 
 import chess
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from voice.config import load_settings
+from voice.game.session import GameSession
+from voice.rules.events import parse_setup
 from voice.speech.recognizers.grammar import (
     WordGraph,
     command_phrases,
@@ -61,12 +65,13 @@ def test_a_position_graph_is_much_smaller_than_its_phrase_list() -> None:
     assert len(graph.transitions) < sum(len(p) for p in phrases) / 4
 
 
-def test_position_phrases_are_the_moves_plus_the_commands() -> None:
+def test_position_phrases_are_the_moves_plus_the_requests() -> None:
     vocab = Vocabulary.default()
     board = chess.Board()
     phrases = position_phrases(board, vocab)
     assert set(phrase_table(board, vocab).phrases) <= phrases
-    assert command_phrases(vocab) <= phrases
+    assert command_phrases(vocab, answers=False) <= phrases
+    assert ("ja",) not in phrases and ("zurück",) not in phrases  # nothing to answer
     assert ("springer", "felix", "drei") in phrases
     assert position_phrases(board, vocab, commands=False) == frozenset(
         phrase_table(board, vocab).phrases
@@ -83,3 +88,16 @@ def test_the_jsgf_text_is_a_grammar_pocketsphinx_accepts() -> None:
     assert "( springer felix drei )" in text
     recognizer = SphinxRecognizer(Vocabulary.default())  # its dictionary has the words
     recognizer._decoder.add_jsgf_string("check", text)
+
+
+@pytest.mark.parametrize("fen", [chess.STARTING_FEN, "4k3/1P6/8/3pP3/8/8/8/R3K2R w KQ d6 0 1"])
+def test_the_benchmarks_listen_for_what_the_game_listens_for_on_the_players_turn(
+    fen: str,
+) -> None:
+    """``position_phrases`` (the ASR benchmark, the calibration, ``voice-chess recognize``) is
+    the game's own grammar when the blind player is to move and nothing is asked: with the
+    answers in it, the benchmark scored "ja" and "nein" beside every move, as the game never
+    does."""
+    setup = parse_setup({"setup": {"mode": "game", "blind": "white", "fen": fen}})
+    session = GameSession(setup, load_settings(look_in_user_dir=False))
+    assert position_phrases(chess.Board(fen), session.vocab) == session.phrases_now()

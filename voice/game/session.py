@@ -82,7 +82,7 @@ from voice.words.matcher import Decision, Hypothesis, MatchResult, match_move, r
 from voice.words.phrases import MoveIntent, Refusal, explain_refusal, phrase_table, render_move
 from voice.words.spoken_time import duration_words
 from voice.words.utterance import Command, command_table, read_command
-from voice.words.vocabulary import Phrase
+from voice.words.vocabulary import ANSWER_COMMANDS, Phrase, Vocabulary
 
 __all__ = [
     "SIGHTED_KEYS",
@@ -144,9 +144,6 @@ def is_underpromotion(move: chess.Move) -> bool:
     return move.promotion is not None and move.promotion != chess.QUEEN
 
 
-# Commands that answer a question or take a move back: listened for only while one is open.
-_ANSWERS = frozenset({"yes", "no", "correction", "repetition", "my_move"})
-
 # "wo ist der Springer", "wo sind die Bauern": the piece words with the article one says.
 WHERE_ARTICLES = {
     "könig": "der",
@@ -161,6 +158,18 @@ WHERE_ARTICLES = {
     "bauern": "die",
 }
 _WHERE_PIECES = tuple(WHERE_ARTICLES)
+
+
+def where_phrases(vocab: Vocabulary) -> frozenset[Phrase]:
+    """ "wo ist Springer", "wo ist der Springer": the "where" request with each piece word,
+    with or without its article, as the game listens for it."""
+    return frozenset(
+        phrase
+        for where in vocab.commands.get("where", ())
+        for word in _WHERE_PIECES
+        for phrase in ((*where, word), (*where, WHERE_ARTICLES[word], word))
+    )
+
 
 # Keys the sighted side's page (or keyboard) sends; the blind side's keys are command ids.
 SIGHTED_KEYS = (
@@ -426,15 +435,12 @@ class GameSession(SessionBase):
         for name, command_phrases in self.vocab.commands.items():
             # Answers and take-backs only while there is something to answer or take back: a
             # request misheard as "zurück" or "ja" must not find them in the grammar.
-            if name in _ANSWERS and not asked:
+            if name in ANSWER_COMMANDS and not asked:
                 continue
             if name in EXPLORE_COMMANDS:
                 continue  # listened for whole, with their squares (explore_phrases below)
             phrases.update(command_phrases)
-        for where in self.vocab.commands.get("where", ()):
-            for word in _WHERE_PIECES:
-                phrases.add((*where, word))
-                phrases.add((*where, WHERE_ARTICLES[word], word))
+        phrases.update(where_phrases(self.vocab))
         phrases.update(explore_phrases(self.board, self.vocab))
         if isinstance(self.pending, PendingChoice):
             if self._numbers_choose():

@@ -96,6 +96,10 @@ BUILTIN_ALIASES: Mapping[str, str] = {
     "beruhrt": "berührt",
 }
 
+ANSWER_COMMANDS = frozenset({"yes", "no", "correction", "repetition", "my_move"})
+"""Commands that answer a question or take a move back: listened for only while one is open
+(a request misheard as "zurück" or "ja" must not find them in the grammar)."""
+
 # Command words (docs/rules.md §7). Each command id maps to the phrases that ask for it.
 COMMAND_WORDS: Mapping[str, Mapping[str, tuple[Phrase, ...]]] = {
     "de": {

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 
 import chess
 
+from voice.game.session import where_phrases
 from voice.words.explore_words import EXPLORE_COMMANDS, explore_phrases
 from voice.words.phrases import phrase_table
-from voice.words.vocabulary import CHECK_WORD, MATE_WORD, Phrase, Vocabulary
+from voice.words.vocabulary import ANSWER_COMMANDS, CHECK_WORD, MATE_WORD, Phrase, Vocabulary
 
 TRAILING_WORDS: tuple[str, ...] = (CHECK_WORD, MATE_WORD)
 """Words that may end any phrase without changing it."""
@@ -116,15 +117,17 @@ def word_list(phrases: Iterable[Phrase], trailing: Iterable[str] = TRAILING_WORD
     return sorted({word for phrase in phrases for word in phrase} | set(trailing))
 
 
-def command_phrases(vocab: Vocabulary) -> frozenset[Phrase]:
+def command_phrases(vocab: Vocabulary, *, answers: bool = True) -> frozenset[Phrase]:
     """Every command phrase of the vocabulary's command set (docs/rules.md §7), except the bare
     beginnings of the requests that explore the board ("Linie", "wer deckt"): those are
     listened for whole (:func:`voice.words.explore_words.explore_phrases`); alone in the grammar,
-    they won over the whole request ("Linie Eva" heard as "Linie")."""
+    they won over the whole request ("Linie Eva" heard as "Linie"). ``answers=False`` leaves
+    out the answers and take-backs (:data:`~voice.words.vocabulary.ANSWER_COMMANDS`), as the
+    game does while nothing is asked."""
     return frozenset(
         phrase
         for name, phrases in vocab.commands.items()
-        if name not in EXPLORE_COMMANDS
+        if name not in EXPLORE_COMMANDS and (answers or name not in ANSWER_COMMANDS)
         for phrase in phrases
     )
 
@@ -132,10 +135,13 @@ def command_phrases(vocab: Vocabulary) -> frozenset[Phrase]:
 def position_phrases(
     board: chess.Board, vocab: Vocabulary, *, commands: bool = True
 ) -> frozenset[Phrase]:
-    """What the blind player may say on their turn: every legal move's phrases plus, unless
-    ``commands`` is False, the command phrases and the requests that explore the board (the
-    session builds the same set, adding numbers while choices are offered)."""
+    """What the blind player may say on their turn while nothing is asked: every legal move's
+    phrases plus, unless ``commands`` is False, the requests and those that explore the board
+    (the same set as :meth:`voice.game.session.GameSession.phrases_now`, which adds the answers
+    while a question is open and numbers while choices are offered). The benchmarks listen
+    for this, so that they hear as the game does."""
     phrases = set(phrase_table(board, vocab).with_check_words())
     if commands:
-        phrases |= command_phrases(vocab) | explore_phrases(board, vocab)
+        phrases |= command_phrases(vocab, answers=False) | explore_phrases(board, vocab)
+        phrases |= where_phrases(vocab)
     return frozenset(phrases)
