@@ -310,6 +310,21 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
 
 
+def by_answer(trials: Sequence[Trial]) -> list[str]:
+    """The wait per kind of answer, all rooms together: a move played or asked back comes after
+    the short pause when the recogniser hears a whole move there; "not understood" always
+    after the full pause (``[audio] end_of_utterance``), in case more words follow."""
+    lines = [f"{'answer':10s} {'n':>3s} {'p50 ms':>7s} {'p95 ms':>7s}"]
+    for answer in ("played", "asked", "offered", "refused", "other move"):
+        times = [t.latency_ms for t in trials if t.answer == answer and t.latency_ms is not None]
+        if times:
+            lines.append(
+                f"{answer:10s} {len(times):3d} {statistics.median(times):7.0f} "
+                f"{_percentile(times, 95):7.0f}"
+            )
+    return lines
+
+
 def format_report(report: LatencyReport) -> str:
     lines = [
         "end of speech -> first sound of the answer, voice-chess play on virtual devices",
@@ -336,7 +351,7 @@ def format_report(report: LatencyReport) -> str:
             f"{name:10s} {len(trials):3d} {count['played']:7d} {count['asked']:6d} "
             f"{count['offered']:8d} {refused:8d} {other:6d} {silent:7d} {figures}"
         )
-    lines.append("")
+    lines += ["", *by_answer(report.trials), ""]
     if everything:
         p95 = _percentile(everything, 95)
         verdict = "met" if p95 <= 400 else "NOT met"

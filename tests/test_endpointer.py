@@ -176,3 +176,56 @@ def test_a_soft_last_sound_in_noise_is_kept_though_it_ends_the_words() -> None:
     assert abs(got[0].ended_at - tone_end) <= 0.04  # the soft sound is a pause...
     kept_until = got[0].started_at - got[0].lead + len(got[0].audio) / RATE
     assert kept_until >= tone_end + len(soft) / RATE + 0.05  # ...but it is kept
+
+
+def _fading_words() -> tuple[np.ndarray, float]:
+    """A tone (the words) whose last sound fades into a quiet room: the frames after it are
+    still above the room's floor, so the utterance would keep the longer post-roll. Returns
+    the audio and when the tone ends (on the end-pointer's clock, which starts at 100 s)."""
+    rng = np.random.default_rng(3)
+    room = rng.normal(0, 120, int(3.0 * RATE))
+    tone = np.sin(np.arange(int(0.6 * RATE)) * 2 * np.pi * 150 / RATE) * 12000
+    soft = rng.normal(0, 1200, int(0.12 * RATE))
+    audio = room.copy()
+    audio[RATE : RATE + len(tone)] += tone
+    audio[RATE + len(tone) : RATE + len(tone) + len(soft)] += soft
+    return audio.astype(np.int16), 100.0 + 1.0 + len(tone) / RATE
+
+
+def _cut_with(answers: list[bool]) -> tuple[list[Utterance], list[np.ndarray]]:
+    """The fading words cut with a completion check that answers ``answers`` in turn."""
+    asked: list[np.ndarray] = []
+
+    def complete(audio: np.ndarray) -> bool:
+        asked.append(audio.copy())
+        return answers[min(len(asked), len(answers)) - 1]
+
+    audio, _ = _fading_words()
+    return cut(audio, end_of_utterance=1.0, completion=complete), asked
+
+
+def test_a_phrase_whole_with_the_short_post_roll_ends_there_though_its_last_sound_fades() -> None:
+    """In a quiet room the last sound fades above the floor; the check no longer waits for the
+    longer post-roll when the words are already a whole phrase with the short one: the answer
+    comes 0.1 s sooner, and the utterance is the audio checked (the recogniser's answer is
+    ready for it)."""
+    got, asked = _cut_with([True])
+    assert len(got) == 1 and len(asked) == 1
+    assert np.array_equal(got[0].audio, asked[0])
+    kept = len(got[0].audio) / RATE - got[0].lead - (got[0].ended_at - got[0].started_at)
+    assert abs(kept - 0.15) <= 0.03  # the short post-roll
+
+
+def test_the_longer_post_roll_is_checked_when_the_short_one_is_not_a_phrase() -> None:
+    got, asked = _cut_with([False, True])
+    assert len(got) == 1 and len(asked) == 2
+    assert len(asked[1]) - len(asked[0]) >= round(0.08 * RATE)  # about 0.25 s, not 0.15 s
+    assert np.array_equal(got[0].audio, asked[1])
+
+
+def test_without_a_phrase_the_full_pause_ends_with_the_audio_last_checked() -> None:
+    """Never whole: the full pause ends the utterance with the longer post-roll, the audio of
+    the second check, so the recogniser has its answer already."""
+    got, asked = _cut_with([False])
+    assert len(got) == 1 and len(asked) == 2
+    assert np.array_equal(got[0].audio, asked[1])

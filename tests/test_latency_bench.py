@@ -64,6 +64,25 @@ def test_answers_are_told_apart_by_what_was_printed() -> None:
     assert latency.answer_kind("", "Springer Felix drei", board, vocab) == "silent"
 
 
+def test_the_wait_is_told_per_kind_of_answer() -> None:
+    """A refusal waits for the full pause, a move heard whole for the short one: the report
+    says each kind's wait apart, as well as over all."""
+    trials = [
+        latency.Trial("clean", "Eva vier", "Eva vier", "played", 400.0),
+        latency.Trial("clean", "Eva vier", "Eva vier", "played", 300.0),
+        latency.Trial("pink10", "Eva vier", "Eva vier?", "asked", 500.0),
+        latency.Trial("pink10", "Eva vier", "Nicht verstanden.", "refused", 700.0),
+        latency.Trial("pink10", "Eva vier", "", "silent", None),
+    ]
+    lines = latency.by_answer(trials)
+    assert lines[1].split() == ["played", "2", "350", "400"]
+    assert lines[2].split() == ["asked", "1", "500", "500"]
+    assert lines[3].split() == ["refused", "1", "700", "700"]
+    assert len(lines) == 4  # nothing for kinds that did not occur, nor for silence
+    text = latency.format_report(latency.LatencyReport(tuple(trials), 300.0))
+    assert "played       2     350     400" in text
+
+
 @pytest.mark.audio
 @pytest.mark.slow
 def test_every_move_said_to_the_program_is_answered_aloud_and_timed(pulse: PulseAudio) -> None:
