@@ -20,10 +20,10 @@ def _samples(seed: int = 1, n: int = 600) -> list[calibrate.Sample]:
     for index in range(n):
         lead, logp = rng.uniform(0, 12), rng.uniform(-4, 0)
         truth = 1 / (1 + np.exp(-(0.8 * lead + 1.5 * logp + 1.0)))
-        features = Features(lead, logp, 30.0 + rng.normal(0, 3), rng.uniform(0, 0.5), 1.0)
+        features = Features(lead, logp, 30.0 + rng.normal(0, 3), rng.uniform(0, 0.5), 1.0, True)
         samples.append(calibrate.Sample(features, bool(rng.random() < truth), True, "clean"))
         if index % 10 == 0:  # small talk: never right, far from every phrase
-            talk = Features(rng.uniform(0, 2), rng.uniform(-6, -3), 30.0, 0.8, 4.0)
+            talk = Features(rng.uniform(0, 2), rng.uniform(-6, -3), 30.0, 0.8, 4.0, True)
             samples.append(calibrate.Sample(talk, False, False, "clean"))
     return samples
 
@@ -89,12 +89,12 @@ def test_a_count_below_one_is_one_clear_sentence(capsys: pytest.CaptureFixture[s
 def test_an_underpromotion_a_close_rival_or_faint_speech_is_never_counted_as_played() -> None:
     """The calibration's ``sure`` is set over what the recogniser could have played: the
     program asks back underpromotions, close rivals and speech hardly above the room anyway."""
-    clear = Features(8.0, -0.5, 40.0, 0.0, 0.0)
+    clear = Features(8.0, -0.5, 40.0, 0.0, 0.0, True)
     assert calibrate.Sample(clear, False, True, "clean").playable(CALIBRATION)
     assert not calibrate.Sample(clear, False, True, "clean", True).playable(CALIBRATION)
-    close = Features(CALIBRATION.play_lead / 2, -0.5, 40.0, 0.0, 0.0)
+    close = Features(CALIBRATION.play_lead / 2, -0.5, 40.0, 0.0, 0.0, True)
     assert not calibrate.Sample(close, False, True, "clean").playable(CALIBRATION)
-    faint = Features(8.0, -0.5, CALIBRATION.play_level_db - 1, 0.0, 0.0)
+    faint = Features(8.0, -0.5, CALIBRATION.play_level_db - 1, 0.0, 0.0, True)
     assert not calibrate.Sample(faint, False, True, "pink5").playable(CALIBRATION)
 
 

@@ -229,3 +229,19 @@ def test_without_a_phrase_the_full_pause_ends_with_the_audio_last_checked() -> N
     got, asked = _cut_with([False])
     assert len(got) == 1 and len(asked) == 2
     assert np.array_equal(got[0].audio, asked[1])
+
+
+def test_a_full_pause_as_short_as_the_early_one_still_ends_with_the_audio_checked() -> None:
+    """With ``end_of_utterance`` no longer than ``early_end_of_utterance`` the full pause is
+    the one that ends the utterance: still with the audio the check was asked about, or the
+    recogniser's answer would not be ready for it."""
+    asked: list[np.ndarray] = []
+
+    def complete(audio: np.ndarray) -> bool:
+        asked.append(audio.copy())
+        return True
+
+    audio, _ = _fading_words()
+    got = cut(audio, end_of_utterance=0.2, early_end_of_utterance=0.2, completion=complete)
+    assert len(got) == 1 and len(asked) == 1
+    assert np.array_equal(got[0].audio, asked[0])

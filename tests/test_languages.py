@@ -397,7 +397,7 @@ def test_the_speaker_speaks_with_the_voice_of_its_language(
     settings file's German one."""
     text = speakable(message("he", "game.resign.question", yes_word="ja", no_word="nein"), "he")
     sent, rate = render(text, settings, language="he")
-    german, _ = render(text, settings, language="de")
+    german, german_rate = render(text, settings, language="de")
     assert len(german) != len(sent)
     with Speaker(settings, language="he") as speaker:
         events = speaker.subscribe()
@@ -407,10 +407,15 @@ def test_the_speaker_speaks_with_the_voice_of_its_language(
             while not seen or seen[-1].kind not in ("end", "error"):
                 seen.append(events.get(timeout=15))
     assert seen[-1].kind == "end"
-    # The whole recording, which holds nothing else: on a loaded machine the events drifted
-    # from it by more than the half second around them this test once cut (a CI run heard
-    # only part of the sentence in that window, similarity 0.68).
-    assert similarity(rec.audio, resample(sent, rate, 16000)) > 0.9
+    # The whole recording, which holds nothing else, measured against both renderings: on a
+    # loaded machine playback drops blocks, and one cross-correlation peak then covers only
+    # part of the sentence (CI runs: 0.68 in a half-second window, 0.79 whole). What the test
+    # is about holds however many blocks were dropped: it sounds like the Hebrew voice's
+    # rendering, far more than like the German one's.
+    hebrew = similarity(rec.audio, resample(sent, rate, 16000))
+    other = similarity(rec.audio, resample(german, german_rate, 16000))
+    print(f"\nsimilarity: Hebrew rendering {hebrew:.2f}, German {other:.2f}")
+    assert hebrew > 0.6 and hebrew > other + 0.2, (hebrew, other)
 
 
 # -- the program at the terminal -------------------------------------------------------------

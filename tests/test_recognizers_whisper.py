@@ -17,6 +17,7 @@ from voice.speech.recognizers import hypotheses, make_recognizer
 from voice.speech.recognizers.grammar import position_phrases
 from voice.speech.recognizers.sphinx import SphinxRecognizer
 from voice.speech.recognizers.whisper import (
+    AGREE_MARGIN,
     CALIBRATION,
     Evidence,
     Features,
@@ -310,7 +311,7 @@ def test_a_move_with_a_close_rival_or_in_faint_speech_is_never_played_however_we
     """Issue 18 §3: play at once only when the best candidate is clearly ahead. A near-perfect
     fit with a rival close behind ("Springer David fünf" or "… sieben") is asked back."""
     gate = settings.matching.accept_confidence
-    clear = Features(lead=8.0, mean_logp=-0.5, level_db=40.0, distance=0.0, gap=0.0)
+    clear = Features(lead=8.0, mean_logp=-0.5, level_db=40.0, distance=0.0, gap=0.0, agrees=True)
     assert clear.probability() >= CALIBRATION.sure and top_confidence(clear) >= gate
     close = replace(clear, lead=CALIBRATION.play_lead - 0.1)
     assert close.probability() >= CALIBRATION.sure  # the model alone would play it
@@ -331,9 +332,10 @@ def test_a_move_the_free_guess_disagrees_with_is_asked_back_however_probable(
     heard = sound_string(guess_words(" Turm Felix vier. Turm Feliks"))
 
     def scored(rank: str, score: float) -> Scored:
-        sounds = sound_string((*words, rank))
-        nearest_guess = guess_distance(heard, sounds)
-        return Scored((*words, rank), score, score, 4, nearest_guess, nearest_guess)
+        first = guess_distance(heard, sound_string((*words, rank)))
+        # Another guess ("Turm Felix sieben. Turm F") was as near to "sieben": the nearest of
+        # all guesses (``distance``) says nothing; only the first guess (the beam's best) counts.
+        return Scored((*words, rank), score, score, 4, 0.04, first)
 
     evidence = Evidence([scored("sieben", 1.66), scored("vier", -3.27)], [" Turm Felix vier."], 0)
     assert not agrees(evidence)
@@ -343,6 +345,24 @@ def test_a_move_the_free_guess_disagrees_with_is_asked_back_however_probable(
     evidence.scored.reverse()
     assert agrees(evidence)  # "Turm Felix vier" first: the two agree
     assert not agrees(Evidence(evidence.scored, [""], 0))  # a guess of nothing agrees with nothing
+
+
+def test_a_move_with_its_check_word_agrees_with_a_guess_without_it() -> None:
+    """ "Dame Bella fünf Schach" scored best and the guess "Dame Bella fünf.": one move."""
+    heard = sound_string(guess_words(" Dame Bella fünf."))
+
+    def scored(phrase: tuple[str, ...], score: float) -> Scored:
+        first = guess_distance(heard, sound_string(phrase))
+        return Scored(phrase, score, score, len(phrase), first, first)
+
+    check = ("dame", "bella", "fünf", "schach")
+    evidence = Evidence(
+        [scored(check, -2.0), scored(check[:3], -3.0), scored(("dame", "bella", "vier"), -9.0)],
+        [" Dame Bella fünf."],
+        0,
+    )
+    assert evidence.scored[0].first_distance > evidence.scored[1].first_distance + AGREE_MARGIN
+    assert agrees(evidence)
 
 
 def test_an_answer_agrees_with_the_free_guess_only_when_the_guess_says_it_alone() -> None:

@@ -77,12 +77,18 @@ from voice.rules.events import (
     Tick,
     to_seconds,
 )
-from voice.words.explore_words import EXPLORE_COMMANDS, EXPLORE_WORDS, explore_phrases
+from voice.words.explore_words import (
+    EXPLORE_COMMANDS,
+    EXPLORE_WORDS,
+    WHERE_ARTICLES,
+    explore_phrases,
+    where_phrases,
+)
 from voice.words.matcher import Decision, Hypothesis, MatchResult, match_move, rank_phrases
 from voice.words.phrases import MoveIntent, Refusal, explain_refusal, phrase_table, render_move
 from voice.words.spoken_time import duration_words
 from voice.words.utterance import Command, command_table, read_command
-from voice.words.vocabulary import ANSWER_COMMANDS, Phrase, Vocabulary
+from voice.words.vocabulary import ANSWER_COMMANDS, Phrase
 
 __all__ = [
     "SIGHTED_KEYS",
@@ -142,33 +148,6 @@ def is_underpromotion(move: chess.Move) -> bool:
     of a spoken promotion is the word Whisper most often heard as "Turm", with confidence (the
     likeliest wrong moves of the tuning voices, session 9)."""
     return move.promotion is not None and move.promotion != chess.QUEEN
-
-
-# "wo ist der Springer", "wo sind die Bauern": the piece words with the article one says.
-WHERE_ARTICLES = {
-    "könig": "der",
-    "dame": "die",
-    "turm": "der",
-    "läufer": "der",
-    "springer": "der",
-    "bauer": "der",
-    "könige": "die",
-    "damen": "die",
-    "türme": "die",
-    "bauern": "die",
-}
-_WHERE_PIECES = tuple(WHERE_ARTICLES)
-
-
-def where_phrases(vocab: Vocabulary) -> frozenset[Phrase]:
-    """ "wo ist Springer", "wo ist der Springer": the "where" request with each piece word,
-    with or without its article, as the game listens for it."""
-    return frozenset(
-        phrase
-        for where in vocab.commands.get("where", ())
-        for word in _WHERE_PIECES
-        for phrase in ((*where, word), (*where, WHERE_ARTICLES[word], word))
-    )
 
 
 # Keys the sighted side's page (or keyboard) sends; the blind side's keys are command ids.

@@ -178,7 +178,8 @@ class EndPointer:
         self._voiced = 0
         self._lead_frames = 0
         self._checked: set[tuple[int, float]] = set()  # (last loud frame, post-roll) asked
-        self._complete: tuple[int, int] | None = None  # (last loud frame, frames kept): whole
+        self._last_check: tuple[int, int] | None = None  # (last loud frame, frames kept)
+        self._complete: tuple[int, int] | None = None  # the same, of a check that was whole
         self._ended_at = float("-inf")
         self._peak = 0.0  # the utterance's loudest level (the median of three frames)
 
@@ -266,6 +267,7 @@ class EndPointer:
         self._lead_frames = first - start
         self._voiced = len(voiced)
         self._checked = set()
+        self._last_check = None
         self._complete = None
         self._peak = 0.0
         for index in range(len(self._speech)):
@@ -286,6 +288,9 @@ class EndPointer:
         duration = (len(speech) - self._lead_frames) * _FRAME_SECONDS
         gated = any(f.gated for f in speech[self._lead_frames :])
         if silence >= self.end_of_utterance:
+            checked = self._last_check
+            if checked is not None and checked[0] == self._last_loud:
+                return self._end(keep=checked[1])  # the audio the recogniser answered for
             return self._end()
         if gated and duration >= _MAX_INTERRUPTION:
             return self._end(forced=True)
@@ -294,8 +299,9 @@ class EndPointer:
             self.noise_floor_db = float(np.median(levels))  # it was steady noise: learn it
             return self._end(forced=True)
         # The completion check starts as soon as a post-roll is in (before the early pause is
-        # over), so the recogniser works while the pause runs; it is handed exactly the audio
-        # the utterance will carry, and keeps its answer for it.
+        # over), so the recogniser works while the pause runs; the utterance then carries
+        # exactly the audio of the last check (whole or, at the full pause, not), for which
+        # the recogniser keeps its answer.
         if self.completion is not None and self._complete is None:
             for post_roll in self._check_points(self._last_loud):
                 key = (self._last_loud, post_roll)
@@ -303,6 +309,7 @@ class EndPointer:
                     continue
                 self._checked.add(key)  # once per pause and post-roll
                 keep = self._keep(self._last_loud, len(speech), post_roll)
+                self._last_check = (self._last_loud, keep)
                 if self.completion(_join(speech[:keep])):
                     self._complete = (self._last_loud, keep)
                 break
@@ -320,8 +327,10 @@ class EndPointer:
         A phrase already whole with the short post-roll ends there: in a quiet room the fading
         last sound had made every answer wait 0.1 s longer (the check waited for the longer
         post-roll); the longer one is for the recogniser that did not yet hear the last
-        word. Without a phrase at either, the full pause ends the utterance with the post-roll
-        of :meth:`_keep`, the audio of the last check, so its answer is ready too."""
+        word. Without a phrase at either, the full pause ends the utterance with the audio of
+        the last check, so its answer is ready too. The two checks run one after the other on
+        this thread: a fading "Nicht verstanden" can come up to one decode after the full
+        pause (the price of hearing a soft last sound)."""
         longer = self._post_roll(last)
         return (_POST_ROLL,) if longer == _POST_ROLL else (_POST_ROLL, longer)
 
@@ -347,7 +356,8 @@ class EndPointer:
         than :data:`_BELOW_PEAK_DB` below the loudest vowel while noise went on): tuning voices,
         clean, 40 moves: 31 right with the short post-roll, 32 (as before the peak rule) with
         the longer. Decided by the first :data:`_POST_ROLL` after ``last``, so that the
-        completion check and the utterance carry the same audio."""
+        completion check and the utterance carry the same audio. An utterance that was already
+        a whole phrase with the short post-roll keeps only that (:meth:`_check_points`)."""
         speech = self._speech
         assert speech is not None
         after = speech[last + 1 : last + 1 + int(_POST_ROLL / _FRAME_SECONDS)]

@@ -40,8 +40,8 @@ ENROL_COMMAND = "voice-chess enrol"
 
 def recognizer_for(settings: Settings, vocab: Vocabulary) -> Recognizer:
     """The configured recogniser, knowing every word the session's phrases may use."""
-    from voice.game.session import WHERE_ARTICLES
     from voice.speech.recognizers import make_recognizer
+    from voice.words.explore_words import WHERE_ARTICLES
 
     # "wo ist der Springer", "wo sind die Bauern": articles and plurals beyond the vocabulary.
     extra = sorted({*WHERE_ARTICLES, *WHERE_ARTICLES.values()} - vocab.all_words())

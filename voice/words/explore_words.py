@@ -31,6 +31,33 @@ EXPLORE_COMMANDS: tuple[str, ...] = (
 )
 """Command ids of the exploring requests (their words are in ``COMMAND_WORDS``)."""
 
+# "wo ist der Springer", "wo sind die Bauern": the piece words with the article one says.
+WHERE_ARTICLES = {
+    "könig": "der",
+    "dame": "die",
+    "turm": "der",
+    "läufer": "der",
+    "springer": "der",
+    "bauer": "der",
+    "könige": "die",
+    "damen": "die",
+    "türme": "die",
+    "bauern": "die",
+}
+_WHERE_PIECES = tuple(WHERE_ARTICLES)
+
+
+def where_phrases(vocab: Vocabulary) -> frozenset[Phrase]:
+    """ "wo ist Springer", "wo ist der Springer": the "where" request with each piece word,
+    with or without its article, as the game listens for it."""
+    return frozenset(
+        phrase
+        for where in vocab.commands.get("where", ())
+        for word in _WHERE_PIECES
+        for phrase in ((*where, word), (*where, WHERE_ARTICLES[word], word))
+    )
+
+
 DESCRIBING: frozenset[str] = frozenset({"file", "rank", "diagonal", "square"})
 """Requests that describe the board as it stands, like the position read-out."""
 

@@ -19,8 +19,7 @@ from dataclasses import dataclass
 
 import chess
 
-from voice.game.session import where_phrases
-from voice.words.explore_words import EXPLORE_COMMANDS, explore_phrases
+from voice.words.explore_words import EXPLORE_COMMANDS, explore_phrases, where_phrases
 from voice.words.phrases import phrase_table
 from voice.words.vocabulary import ANSWER_COMMANDS, CHECK_WORD, MATE_WORD, Phrase, Vocabulary
 
@@ -138,8 +137,10 @@ def position_phrases(
     """What the blind player may say on their turn while nothing is asked: every legal move's
     phrases plus, unless ``commands`` is False, the requests and those that explore the board
     (the same set as :meth:`voice.game.session.GameSession.phrases_now`, which adds the answers
-    while a question is open and numbers while choices are offered). The benchmarks listen
-    for this, so that they hear as the game does."""
+    while a question is open, numbers while choices are offered and, with
+    ``repeat_back_check``, the opponent's last move while it may be repeated back). The
+    benchmarks and ``voice-chess recognize`` listen for this, so that they hear as the game
+    does on a player's turn."""
     phrases = set(phrase_table(board, vocab).with_check_words())
     if commands:
         phrases |= command_phrases(vocab, answers=False) | explore_phrases(board, vocab)

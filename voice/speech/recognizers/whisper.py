@@ -48,7 +48,7 @@ import numpy as np
 
 from voice.speech.recognizers import RecognizerError, Transcript
 from voice.speech.wavio import RATE, as_pcm16
-from voice.words.vocabulary import Phrase, Vocabulary
+from voice.words.vocabulary import CHECK_WORD, MATE_WORD, Phrase, Vocabulary
 
 MODEL_NAME = "whisper-base"
 """The catalogue name of the default model (``speech_models/catalogue.toml``)."""
@@ -233,7 +233,7 @@ def probability(
     """P(the best candidate is what was said) from its lead over the next candidate, its fit per
     token, the speech's level above the room, how far the free guess was from it and how much
     better the guess fits than it (per token)."""
-    x = Features(lead, mean_logp, level_db, distance, gap).vector()
+    x = Features(lead, mean_logp, level_db, distance, gap, agrees=False).vector()
     weights = (c.lead, c.fit, c.loudness, c.distance, c.gap)
     z = sum(w * v for w, v in zip(weights, x, strict=True)) + c.bias
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
@@ -248,7 +248,7 @@ class Features:
     level_db: float
     distance: float
     gap: float
-    agrees: bool = True
+    agrees: bool
     """The first free guess agrees with the best phrase (:func:`agrees`)."""
 
     def probability(self, c: Calibration = CALIBRATION) -> float:
@@ -303,7 +303,7 @@ class Scored:
     tokens: int
     distance: float
     """From the nearest free guess (:func:`guess_distance`; the shortlist's order)."""
-    first_distance: float = 0.0
+    first_distance: float
     """From the first free guess, the beam's best."""
 
     @property
@@ -490,7 +490,15 @@ def agrees(evidence: Evidence, answers: frozenset[Phrase] = frozenset()) -> bool
     best = scored[0]
     if best.phrase in answers:
         return says_only(evidence.guesses[0], best.phrase)
-    return best.first_distance <= min(s.first_distance for s in scored) + AGREE_MARGIN
+    # The move with or without its check word is one move: "Springer Felix drei." agrees with
+    # "Springer Felix drei Schach" scored best.
+    same = [s.first_distance for s in scored if _bare(s.phrase) == _bare(best.phrase)]
+    return min(same) <= min(s.first_distance for s in scored) + AGREE_MARGIN
+
+
+def _bare(phrase: Phrase) -> Phrase:
+    """The phrase without a check or mate word at its end."""
+    return phrase[:-1] if phrase and phrase[-1] in (CHECK_WORD, MATE_WORD) else phrase
 
 
 def written(phrase: Phrase, vocab: Vocabulary) -> str:
