@@ -120,6 +120,9 @@ class Tally:
 
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(OUTCOMES, 0))
     wrong: list[str] = field(default_factory=list)
+    doubted: list[str] = field(default_factory=list)
+    """Words that were not "ja" heard as an unsure "ja" (asked again): counted as asked, but
+    the same mishearing a second time answers the question (``GameSession._yes_unsure``)."""
 
     @property
     def total(self) -> int:
@@ -219,6 +222,12 @@ def game_outcome(
         if session.pending is pending and any(isinstance(e, Refused) for e in events):
             return "none", heard
     return "wrong", heard
+
+
+def doubted_yes(heard: str, words: Phrase, vocab: Vocabulary) -> bool:
+    """Whether ``heard`` is a "ja" and the words said were not."""
+    yes = vocab.commands.get("yes", ())
+    return vocab.normalize(heard) in yes and words not in yes
 
 
 def plays_a_move(game: Callable[[], GameSession], transcript: Transcript | None) -> bool:
@@ -340,6 +349,8 @@ def run(
                 tally.counts[outcome] += 1
                 if outcome == "wrong":
                     tally.wrong.append(f"{item.words} → {read} ({item.voice})")
+                if outcome == "asked" and doubted_yes(read, meant, vocab):
+                    tally.doubted.append(f"{item.words} → {read}? ({item.voice})")
             played = sum(
                 plays_a_move(games["asked"], room.hear(recognizer, path, contexts["asked"]))
                 for path in paths.values()
@@ -376,7 +387,12 @@ def format_report(report: Report, *, backend: str, seed: int, voices: str, count
     lines.append("")
     for condition in conditions:
         for context in CONTEXTS:
-            wrong = report.tallies.get((condition, context), Tally()).wrong
-            if wrong:
-                lines.append(f"wrong, {condition}, {context}: " + "; ".join(wrong))
+            tally = report.tallies.get((condition, context), Tally())
+            if tally.wrong:
+                lines.append(f"wrong, {condition}, {context}: " + "; ".join(tally.wrong))
+            if tally.doubted:
+                lines.append(
+                    f"asked again as an unsure ja (a second time would answer it), {condition},"
+                    f" {context}: " + "; ".join(tally.doubted)
+                )
     return "\n".join(lines)

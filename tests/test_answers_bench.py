@@ -51,6 +51,20 @@ def test_a_request_is_right_by_what_the_game_does_and_a_move_instead_of_it_is_no
     assert answers.game_outcome(game, None, said)[0] == "none"
 
 
+def test_another_word_heard_as_an_unsure_yes_is_listed_apart(vocab: Vocabulary) -> None:
+    """Counted as asked (the game asks again), but listed: the same mishearing a second time
+    would answer the question."""
+    assert answers.doubted_yes("ja", ("nein",), vocab)
+    assert not answers.doubted_yes("ja", ("ja",), vocab)
+    assert not answers.doubted_yes("Eva vier", ("nein",), vocab)
+    report = answers.Report()
+    report.tallies[("clean", "asked")] = answers.Tally(doubted=["nein → ja? (de+f4)"])
+    report.sentences["clean"] = report.played_from_sentences["clean"] = 0
+    table = answers.format_report(report, backend="Whisper base", seed=1, voices="report", count=1)
+    listed = "asked again as an unsure ja (a second time would answer it), clean, asked: nein"
+    assert listed in table
+
+
 def test_the_strength_question_takes_yes_for_the_suggested_level_and_a_number_for_its_own(
     vocab: Vocabulary,
 ) -> None:

@@ -177,9 +177,8 @@ class EndPointer:
         self._last_loud = 0  # index in _speech of the last loud frame
         self._voiced = 0
         self._lead_frames = 0
-        self._checked: set[tuple[int, float]] = set()  # (last loud frame, post-roll) asked
-        self._last_check: tuple[int, int] | None = None  # (last loud frame, frames kept)
-        self._complete: tuple[int, int] | None = None  # the same, of a check that was whole
+        self._checked_for = -1
+        self._complete_at = -1  # the last loud frame after which the words made a phrase
         self._ended_at = float("-inf")
         self._peak = 0.0  # the utterance's loudest level (the median of three frames)
 
@@ -266,9 +265,8 @@ class EndPointer:
         self._speech = everything[start:]
         self._lead_frames = first - start
         self._voiced = len(voiced)
-        self._checked = set()
-        self._last_check = None
-        self._complete = None
+        self._checked_for = -1
+        self._complete_at = -1
         self._peak = 0.0
         for index in range(len(self._speech)):
             self._raise_peak(index)
@@ -288,9 +286,6 @@ class EndPointer:
         duration = (len(speech) - self._lead_frames) * _FRAME_SECONDS
         gated = any(f.gated for f in speech[self._lead_frames :])
         if silence >= self.end_of_utterance:
-            checked = self._last_check
-            if checked is not None and checked[0] == self._last_loud:
-                return self._end(keep=checked[1])  # the audio the recogniser answered for
             return self._end()
         if gated and duration >= _MAX_INTERRUPTION:
             return self._end(forced=True)
@@ -298,41 +293,20 @@ class EndPointer:
             levels = [f.level for f in speech[self._lead_frames :]]
             self.noise_floor_db = float(np.median(levels))  # it was steady noise: learn it
             return self._end(forced=True)
-        # The completion check starts as soon as a post-roll is in (before the early pause is
-        # over), so the recogniser works while the pause runs; the utterance then carries
-        # exactly the audio of the last check (whole or, at the full pause, not), for which
-        # the recogniser keeps its answer.
-        if self.completion is not None and self._complete is None:
-            for post_roll in self._check_points(self._last_loud):
-                key = (self._last_loud, post_roll)
-                if silence < post_roll or key in self._checked:
-                    continue
-                self._checked.add(key)  # once per pause and post-roll
-                keep = self._keep(self._last_loud, len(speech), post_roll)
-                self._last_check = (self._last_loud, keep)
-                if self.completion(_join(speech[:keep])):
-                    self._complete = (self._last_loud, keep)
-                break
-        complete = self._complete
-        if complete is not None and complete[0] != self._last_loud:
-            self._complete = complete = None  # the words went on after the pause
-        if complete is not None and silence >= self.early_end_of_utterance:
-            return self._end(keep=complete[1])
+        # The completion check starts as soon as the post-roll is in (before the early pause
+        # is over), so the recogniser works while the pause runs; it is handed exactly the
+        # audio the utterance will carry, and keeps its answer for it.
+        if (
+            self.completion is not None
+            and self._checked_for != self._last_loud
+            and silence >= min(self._post_roll(self._last_loud), self.early_end_of_utterance)
+        ):
+            self._checked_for = self._last_loud  # once per pause
+            if self.completion(_join(speech[: self._keep(self._last_loud, len(speech))])):
+                self._complete_at = self._last_loud
+        if self._complete_at == self._last_loud and silence >= self.early_end_of_utterance:
+            return self._end()
         return None
-
-    def _check_points(self, last: int) -> tuple[float, ...]:
-        """The post-rolls the completion check is asked with, in turn, after the last loud
-        frame ``last``: the short one first; when the words fade into the room (the longer
-        post-roll, :meth:`_post_roll`) that one too if the short one did not make a phrase.
-        A phrase already whole with the short post-roll ends there: in a quiet room the fading
-        last sound had made every answer wait 0.1 s longer (the check waited for the longer
-        post-roll); the longer one is for the recogniser that did not yet hear the last
-        word. Without a phrase at either, the full pause ends the utterance with the audio of
-        the last check, so its answer is ready too. The two checks run one after the other on
-        this thread: a fading "Nicht verstanden" can come up to one decode after the full
-        pause (the price of hearing a soft last sound)."""
-        longer = self._post_roll(last)
-        return (_POST_ROLL,) if longer == _POST_ROLL else (_POST_ROLL, longer)
 
     def _raise_peak(self, index: int) -> None:
         speech = self._speech
@@ -356,28 +330,21 @@ class EndPointer:
         than :data:`_BELOW_PEAK_DB` below the loudest vowel while noise went on): tuning voices,
         clean, 40 moves: 31 right with the short post-roll, 32 (as before the peak rule) with
         the longer. Decided by the first :data:`_POST_ROLL` after ``last``, so that the
-        completion check and the utterance carry the same audio. An utterance that was already
-        a whole phrase with the short post-roll keeps only that (:meth:`_check_points`)."""
+        completion check and the utterance carry the same audio."""
         speech = self._speech
         assert speech is not None
         after = speech[last + 1 : last + 1 + int(_POST_ROLL / _FRAME_SECONDS)]
         return _SOFT_POST_ROLL if any(self.loud(f) for f in after) else _POST_ROLL
 
-    def _keep(self, last: int, available: int, post_roll: float | None = None) -> int:
-        """How many frames an utterance ending at frame ``last`` keeps: ``post_roll`` seconds
-        after it (by default :meth:`_post_roll`'s)."""
-        seconds = self._post_roll(last) if post_roll is None else post_roll
-        return min(available, last + 1 + round(seconds / _FRAME_SECONDS))
+    def _keep(self, last: int, available: int) -> int:
+        """How many frames an utterance ending at frame ``last`` keeps (a short post-roll)."""
+        return min(available, last + 1 + round(self._post_roll(last) / _FRAME_SECONDS))
 
-    def _end(self, forced: bool = False, keep: int | None = None) -> Utterance | None:
-        """The utterance up to the last loud frame (every frame when ``forced``), with the
-        post-roll of :meth:`_keep`, or ``keep`` frames in all (the audio the completion check
-        found whole)."""
+    def _end(self, forced: bool = False) -> Utterance | None:
         frames = self._speech
         assert frames is not None
         last = self._last_loud if not forced else len(frames) - 1
-        if keep is None:
-            keep = self._keep(last, len(frames))
+        keep = self._keep(last, len(frames))
         self._speech = None
         spoken = frames[self._lead_frames : last + 1]
         self._ended_at = frames[last].at  # the next onset is looked for after this
