@@ -46,7 +46,7 @@ from voice.rules.events import BlindSpeech, MoveMade, OutputEvent, Refused, Resu
 from voice.speech.listen import PRE_ROLL
 from voice.speech.recognizers import Recognizer, Transcript
 from voice.speech.wavio import RATE, load_for_recognition
-from voice.wiring.app_decisions import level_answer, question_phrases
+from voice.wiring.app_decisions import is_yes, level_answer, question_phrases
 from voice.words.phrases import speakable
 from voice.words.vocabulary import NUMBER_WORDS, Phrase, Vocabulary
 
@@ -226,8 +226,7 @@ def game_outcome(
 
 def doubted_yes(heard: str, words: Phrase, vocab: Vocabulary) -> bool:
     """Whether ``heard`` is a "ja" and the words said were not."""
-    yes = vocab.commands.get("yes", ())
-    return vocab.normalize(heard) in yes and words not in yes
+    return is_yes(vocab, ((heard, 1.0),)) and words not in vocab.commands.get("yes", ())
 
 
 def plays_a_move(game: Callable[[], GameSession], transcript: Transcript | None) -> bool:

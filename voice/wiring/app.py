@@ -69,13 +69,12 @@ from voice.wiring.app_decisions import (
     question_phrases,
     shown,
     with_engine,
-    yes_no_phrases,
     yes_or_no,
 )
 from voice.words.messages import display_text, message
 from voice.words.phrases import speakable
 from voice.words.utterance import Heard
-from voice.words.vocabulary import Phrase, Vocabulary
+from voice.words.vocabulary import Phrase, Vocabulary, yes_no_phrases
 
 if TYPE_CHECKING:
     from voice.runtime.engine import Engine, EngineOpponent

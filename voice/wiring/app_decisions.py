@@ -18,7 +18,7 @@ from voice.config import Settings
 from voice.rules.events import MoveMade, OutputEvent, Refused, Result, Say, Setup, Side
 from voice.rules.timecontrol import parse_time_control
 from voice.words.utterance import Heard, read_command
-from voice.words.vocabulary import Phrase, Vocabulary
+from voice.words.vocabulary import Phrase, Vocabulary, yes_no_phrases
 
 Mode = Literal["play", "assist"]
 Opponent = Literal["board", "engine"]
@@ -82,12 +82,6 @@ def with_engine(setup: Setup, level: int, player: str) -> Setup:
 
 
 # -- answers before the game --------------------------------------------------------------------
-
-
-def yes_no_phrases(vocab: Vocabulary) -> frozenset[Phrase]:
-    """Only "ja" and "nein": what a question asked back ("Stufe 2?") listens for, so that
-    "nein" cannot be heard as a number."""
-    return frozenset([*vocab.commands.get("yes", ()), *vocab.commands.get("no", ())])
 
 
 def question_phrases(vocab: Vocabulary) -> frozenset[Phrase]:

@@ -96,6 +96,14 @@ BUILTIN_ALIASES: Mapping[str, str] = {
     "beruhrt": "berührt",
 }
 
+
+def yes_no_phrases(vocab: Vocabulary) -> frozenset[Phrase]:
+    """Only "ja" and "nein": what a question asked back ("Stufe 2?") listens for, so that
+    "nein" cannot be heard as a number; and the two answers the Whisper recogniser always
+    weighs against each other."""
+    return frozenset([*vocab.commands.get("yes", ()), *vocab.commands.get("no", ())])
+
+
 ANSWER_COMMANDS = frozenset({"yes", "no", "correction", "repetition", "my_move"})
 """Commands that answer a question or take a move back: listened for only while one is open
 (a request misheard as "zurück" or "ja" must not find them in the grammar)."""

@@ -48,7 +48,7 @@ import numpy as np
 
 from voice.speech.recognizers import RecognizerError, Transcript
 from voice.speech.wavio import RATE, as_pcm16
-from voice.words.vocabulary import CHECK_WORD, MATE_WORD, Phrase, Vocabulary
+from voice.words.vocabulary import CHECK_WORD, MATE_WORD, Phrase, Vocabulary, yes_no_phrases
 
 MODEL_NAME = "whisper-base"
 """The catalogue name of the default model (``speech_models/catalogue.toml``)."""
@@ -104,15 +104,6 @@ ending 4) 54/42/36 and 46/41/36; a broad plateau (bonus 3-6, edit weight 10-20, 
 within 3 of the best). The end-of-text token itself cannot be scored: CTranslate2's ``align``
 gives it no probability."""
 
-
-ANSWERS: tuple[str, ...] = ("yes", "no")
-"""The answers to a question: a "ja" plays the move asked back. Their phrases are always scored
-when the context holds them, near the guess or not, so that "ja" is weighed against "nein"
-itself; and one is reported as sure only when the free guess says nothing else
-(:func:`says_only`). A "nein" guessed as "Jajun", scored only against the phrases nearest that
-guess, lost to "ja" with a lead over "Partie" that looked sure (0.90), and the move the player
-refused would have been played (report voices, pink noise 10 dB); a "Remis" guessed as "Ja,
-das." was a sure "ja" too (tuning voices). ``python -m benchmarks answers``, docs/speech.md."""
 
 AGREE_MARGIN = 0.05
 """How much farther from the first free guess the best phrase may be than the nearest phrase
@@ -233,7 +224,7 @@ def probability(
     """P(the best candidate is what was said) from its lead over the next candidate, its fit per
     token, the speech's level above the room, how far the free guess was from it and how much
     better the guess fits than it (per token)."""
-    x = Features(lead, mean_logp, level_db, distance, gap, agrees=False).vector()
+    x = _model_inputs(lead, mean_logp, level_db, distance, gap)
     weights = (c.lead, c.fit, c.loudness, c.distance, c.gap)
     z = sum(w * v for w, v in zip(weights, x, strict=True)) + c.bias
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
@@ -261,15 +252,18 @@ class Features:
         return self.lead >= c.play_lead and self.level_db >= c.play_level_db and self.agrees
 
     def vector(self) -> tuple[float, float, float, float, float]:
-        """As the logistic model sees them (lead capped at 30, level at 60 dB), in the order of
-        :class:`Calibration`'s weights (:func:`probability` and the calibration's fit)."""
-        return (
-            min(self.lead, 30.0),
-            self.mean_logp,
-            min(self.level_db, 60.0),
-            self.distance,
-            self.gap,
-        )
+        """As the logistic model sees them (:func:`_model_inputs`): the calibration fits on
+        these."""
+        return _model_inputs(self.lead, self.mean_logp, self.level_db, self.distance, self.gap)
+
+
+def _model_inputs(
+    lead: float, mean_logp: float, level_db: float, distance: float, gap: float
+) -> tuple[float, float, float, float, float]:
+    """The features as the logistic model sees them (lead capped at 30, level at 60 dB), in the
+    order of :class:`Calibration`'s weights; whether the guess agrees is not among them (it
+    gates playing, :meth:`Features.clear`)."""
+    return (min(lead, 30.0), mean_logp, min(level_db, 60.0), distance, gap)
 
 
 def reported(p: float, c: Calibration = CALIBRATION) -> float:
@@ -564,9 +558,15 @@ class WhisperRecognizer:
         self._candidates: tuple[_Candidate, ...] = ()
         self._contexts: OrderedDict[frozenset[Phrase], tuple[_Candidate, ...]] = OrderedDict()
         self._tokens: dict[str, list[int]] = {}
-        self._answers = frozenset(
-            phrase for command in ANSWERS for phrase in vocab.commands.get(command, ())
-        )
+        self._answers = yes_no_phrases(vocab)
+        """The answers to a question: a "ja" plays the move asked back. They are always scored
+        when the context holds them, near the guess or not, so that "ja" is weighed against
+        "nein" itself (:meth:`_answers_missing`); and one is reported as sure only when the free
+        guess says nothing else (:func:`says_only`). A "nein" guessed as "Jajun", scored only
+        against the phrases nearest that guess, lost to "ja" with a lead over "Partie" that
+        looked sure (0.90), and the move the player refused would have been played (report
+        voices, pink noise 10 dB); a "Remis" guessed as "Ja, das." was a sure "ja" too (tuning
+        voices). ``python -m benchmarks answers``, docs/speech.md."""
         self._last: tuple[bytes, frozenset[Phrase], Transcript] | None = None
         self._stream: list[np.ndarray] = []
 
@@ -737,7 +737,7 @@ class WhisperRecognizer:
         candidates: Sequence[_Candidate],
         near: Sequence[tuple[float, _Candidate]],
     ) -> list[tuple[float, _Candidate]]:
-        """The context's answers (:data:`ANSWERS`) that the shortlist lacks, with their
+        """The context's answers (``_answers``: "ja", "nein") that the shortlist lacks, with their
         distance from the guess: scored too, so that a yes is only ever heard against a no."""
         shortlisted = {c.phrase for _, c in near}
         missing = []
