@@ -33,7 +33,9 @@ import shutil
 import statistics
 import subprocess
 import tempfile
+import threading
 import time
+import wave
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -141,11 +143,18 @@ class VoiceSet:
     pitches: tuple[int, int, int] = PITCHES
 
 
+PICO_VOICE = "pico"
+"""SVOX Pico's German voice (``py-nanotts``, its lingware in the package): another synthesizer
+altogether, an HMM voice trained on one woman's recordings rather than espeak-ng's formant
+rules, so the nearest to a human voice that the package registries offer. Nothing is tuned on
+it; it is said at the report set's rates and pitches (:func:`pico_prosody`)."""
+
 VOICE_SETS: dict[str, VoiceSet] = {
     "benchmark": VoiceSet(VOICES),
     "training": VoiceSet(TRAINING_VOICES),
     "tuning": VoiceSet(TRAINING_VOICES),
     "report": VoiceSet(REPORT_VOICES, REPORT_RATES, REPORT_PITCHES),
+    "pico": VoiceSet((PICO_VOICE,), REPORT_RATES, REPORT_PITCHES),
 }
 """``--voices``: ``tuning`` (= ``training``) is what thresholds and pronunciations may be tuned
 on; ``report`` is what figures are reported from; ``benchmark`` is the earlier default."""
@@ -515,11 +524,22 @@ def babble_plan(target: Item, bank: Sequence[Item], rng: random.Random) -> list[
     return chosen
 
 
+def pico_prosody(rate: int, pitch: int) -> tuple[float, float]:
+    """espeak-ng's rate (words per minute) and pitch (0-99) as Pico's speed and pitch factors:
+    175 words per minute (espeak-ng's default) is Pico's own speed, and the report set's
+    pitches 20 to 80 span a factor 0.75 to 1.25 of her voice (lower, within the range where
+    she still sounds like a person, down to a man's register)."""
+    return rate / 175, 0.75 + (min(max(pitch, 20), 80) - 20) / 120
+
+
 def synthesize(item: Item, folder: Path) -> Path:
     """espeak-ng → 16 kHz mono WAV (sox resamples; -G avoids clipping, -R makes its dither
-    repeatable, so that the same seed gives the same figures)."""
+    repeatable, so that the same seed gives the same figures); the Pico voice writes 16 kHz
+    itself."""
     raw = folder / f"{item.ident}.raw.wav"
     out = folder / f"{item.ident}.wav"
+    if item.voice == PICO_VOICE:
+        return _synthesize_pico(item, out)
     espeak = ["espeak-ng", "-v", item.voice, "-s", str(item.rate), "-p", str(item.pitch)]
     subprocess.run([*espeak, "-w", str(raw), item.text], check=True, capture_output=True)
     subprocess.run(
@@ -528,6 +548,34 @@ def synthesize(item: Item, folder: Path) -> Path:
         capture_output=True,
     )
     raw.unlink()
+    return out
+
+
+_PICO_LOCK = threading.Lock()
+
+
+def pico_available() -> None:
+    """Raises RuntimeError with one sentence when the Pico voice cannot speak here."""
+    try:
+        import py_nanotts  # noqa: F401
+    except ImportError as error:
+        raise RuntimeError(
+            "the Pico voice needs the py-nanotts package (pip install py-nanotts)"
+        ) from error
+
+
+def _synthesize_pico(item: Item, out: Path) -> Path:
+    pico_available()
+    from py_nanotts import NanoTTS
+
+    speed, pitch = pico_prosody(item.rate, item.pitch)
+    with _PICO_LOCK:  # one engine at a time: the C library's state is not known to be shared-safe
+        pcm = NanoTTS().speak(item.text, voice="de-DE", speed=speed, pitch=pitch)
+    with wave.open(str(out), "wb") as file:
+        file.setnchannels(1)
+        file.setsampwidth(2)
+        file.setframerate(RATE)
+        file.writeframes(pcm)
     return out
 
 
@@ -705,6 +753,8 @@ def run(
     never delivers counts as rejected (and "unheard")."""
     if shutil.which("espeak-ng") is None or shutil.which("sox") is None:
         raise RuntimeError("the benchmark needs espeak-ng and sox (apt-get install espeak-ng sox)")
+    if PICO_VOICE in voices:
+        pico_available()
     unknown = [name for name in conditions if name not in SELECTABLE]
     if unknown or not conditions:
         raise RuntimeError(f"unknown conditions {unknown}: choose from {', '.join(SELECTABLE)}")
@@ -796,7 +846,7 @@ def _run(
     babbling = any(name.startswith("babble") for name in chosen)
     talkers = bank if babbling else []
     spoken = [*moves, *others, *accented, *talkers]
-    progress(f"synthesizing {len(spoken)} utterances with espeak-ng ...")
+    progress(f"synthesizing {len(spoken)} utterances ...")
     with ThreadPoolExecutor(max_workers=2) as pool:
         paths = dict(
             zip(

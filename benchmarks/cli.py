@@ -37,7 +37,7 @@ HELP = (
 )
 
 # Kept here as well as in benchmarks.asr, so that building the parser imports no numpy.
-VOICE_SET_NAMES = ("benchmark", "training", "tuning", "report")
+VOICE_SET_NAMES = ("benchmark", "training", "tuning", "report", "pico")
 CONDITION_NAMES = (
     "clean",
     "pink10",
@@ -101,7 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
         default="benchmark",
         help="benchmark: the ten voices of earlier figures (default); tuning (= training): "
         "sixteen others, the only ones to tune on; report: sixteen voices used by neither, "
-        "at wider rate and pitch, for figures to report",
+        "at wider rate and pitch, for figures to report; pico: SVOX Pico's German voice, "
+        "another synthesizer, at the report rates and pitches",
     )
     asr.add_argument(
         "--conditions",
@@ -176,10 +177,10 @@ def build_parser() -> argparse.ArgumentParser:
     answers.add_argument("--seed", type=int, default=2026, help="corpus seed (default 2026)")
     answers.add_argument(
         "--voices",
-        choices=("tuning", "report"),
+        choices=("tuning", "report", "pico"),
         default="report",
         help="report: the voices figures are reported from (default); tuning: the only ones "
-        "to tune on",
+        "to tune on; pico: SVOX Pico's German voice, another synthesizer",
     )
     answers.add_argument(
         "--backend",

@@ -498,3 +498,46 @@ def test_in_a_room_the_end_pointer_asks_the_recogniser_at_a_short_pause_as_the_p
     first = asr.rooms.endpoint(sound, *span, completion=lambda audio: True)
     assert whole is not None and first is not None
     assert len(whole) > len(words) and len(first) < len(tone) + len(gap) + rate // 2
+
+
+def test_the_pico_voice_is_another_synthesizer_at_the_report_rates_and_pitches(
+    vocab: Vocabulary,
+) -> None:
+    """``--voices pico``: SVOX Pico, nothing tuned on it, at the report set's spread; its
+    espeak-ng rate and pitch map to Pico's own speed and pitch factors."""
+    pico = asr.VOICE_SETS["pico"]
+    assert pico.voices == (asr.PICO_VOICE,)
+    assert (pico.rates, pico.pitches) == (asr.REPORT_RATES, asr.REPORT_PITCHES)
+    assert asr.PICO_VOICE not in {*asr.VOICES, *asr.TRAINING_VOICES, *asr.REPORT_VOICES}
+    assert asr.pico_prosody(175, 50) == (1.0, 1.0)
+    slow, low = asr.pico_prosody(115, 20)
+    fast, high = asr.pico_prosody(215, 80)
+    assert slow < 1 < fast and low == 0.75 and high == 1.25
+    items = asr.make_items(5, vocab, seed=4, voices=pico.voices)
+    assert {item.voice for item in items} == {asr.PICO_VOICE}
+
+
+@pytest.mark.slow
+def test_whisper_hears_a_move_said_by_the_pico_voice(whisper_model: Path, tmp_path: Path) -> None:
+    """The Pico voice speaks German a recogniser can hear: faster is shorter, and Whisper
+    (the default recogniser) names the move said."""
+    from voice.speech.recognizers.grammar import position_phrases
+    from voice.speech.recognizers.whisper import WhisperRecognizer
+    from voice.speech.wavio import load_for_recognition
+
+    vocab = Vocabulary.default()
+    board = chess.Board()
+    phrase = ("springer", "felix", "drei")
+
+    def said(rate: int) -> np.ndarray:
+        item = asr.Item(
+            f"pico{rate}", board.fen(), "g1f3", phrase, "Springer Felix drei", "pico", rate, 50, ""
+        )
+        return load_for_recognition(asr.synthesize(item, tmp_path))
+
+    slow, fast = said(130), said(200)
+    assert len(fast) < len(slow) and np.abs(slow).max() > 3000  # int16: a voice, not hiss
+    whisper = WhisperRecognizer(whisper_model, vocab)
+    whisper.set_context(position_phrases(board, vocab))
+    transcript = whisper.recognize(slow, 16000)
+    assert transcript.nbest and transcript.nbest[0][0] == "springer felix drei"

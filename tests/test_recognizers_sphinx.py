@@ -135,6 +135,8 @@ def test_the_rival_search_groups_the_forms_of_one_target(recognizer: SphinxRecog
         "dame",
     )
     assert target(("kurze", "rochade")) == ("kurze", "rochade")
+    # A mate may be said "… Schach matt": castling that mates is still castling, not a rival.
+    assert target(("kurze", "rochade", "schach", "matt")) == ("kurze", "rochade")
 
 
 def test_a_clear_move_names_its_nearest_rival_move_with_less_confidence(

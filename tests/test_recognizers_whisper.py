@@ -335,7 +335,7 @@ def test_a_move_the_free_guess_disagrees_with_is_asked_back_however_probable(
         first = guess_distance(heard, sound_string((*words, rank)))
         # Another guess ("Turm Felix sieben. Turm F") was as near to "sieben": the nearest of
         # all guesses (``distance``) says nothing; only the first guess (the beam's best) counts.
-        return Scored((*words, rank), score, score, 4, 0.04, first)
+        return Scored((*words, rank), score, score, 4, 0.04, (first,))
 
     evidence = Evidence([scored("sieben", 1.66), scored("vier", -3.27)], [" Turm Felix vier."], 0)
     assert not agrees(evidence)
@@ -347,15 +347,17 @@ def test_a_move_the_free_guess_disagrees_with_is_asked_back_however_probable(
     assert not agrees(Evidence(evidence.scored, [""], 0))  # a guess of nothing agrees with nothing
 
 
-def test_a_move_with_its_check_word_agrees_with_a_guess_without_it() -> None:
-    """ "Dame Bella fünf Schach" scored best and the guess "Dame Bella fünf.": one move."""
+@pytest.mark.parametrize("tail", [("schach",), ("matt",), ("schach", "matt")])
+def test_a_move_with_its_check_word_agrees_with_a_guess_without_it(tail: tuple[str, ...]) -> None:
+    """ "Dame Bella fünf Schach" (or "… matt", "… Schach matt", as a mate may be said) scored
+    best and the guess "Dame Bella fünf.": one move, so it may be played at once."""
     heard = sound_string(guess_words(" Dame Bella fünf."))
 
     def scored(phrase: tuple[str, ...], score: float) -> Scored:
         first = guess_distance(heard, sound_string(phrase))
-        return Scored(phrase, score, score, len(phrase), first, first)
+        return Scored(phrase, score, score, len(phrase), first, (first,))
 
-    check = ("dame", "bella", "fünf", "schach")
+    check = ("dame", "bella", "fünf", *tail)
     evidence = Evidence(
         [scored(check, -2.0), scored(check[:3], -3.0), scored(("dame", "bella", "vier"), -9.0)],
         [" Dame Bella fünf."],
@@ -365,9 +367,31 @@ def test_a_move_with_its_check_word_agrees_with_a_guess_without_it() -> None:
     assert agrees(evidence)
 
 
+def test_a_move_the_second_free_guess_names_otherwise_is_asked_back() -> None:
+    """The beam's runner-up reading counts too: tuning voices in pink noise, "Springer David
+    fünf" was scored and first guessed as "… sieben" (0.988) and played, while the second
+    guess wrote "Springer David fünf"."""
+    guesses = [" Springer David sieben. Springer", " Springer David fünf. Springer da"]
+    heard = [sound_string(guess_words(g)) for g in guesses]
+
+    def scored(rank: str, score: float) -> Scored:
+        sounds = sound_string(("springer", "david", rank))
+        each = tuple(guess_distance(h, sounds) for h in heard)
+        return Scored(("springer", "david", rank), score, score, 4, min(each), each)
+
+    torn = Evidence([scored("sieben", -2.0), scored("fünf", -5.0)], guesses, 0)
+    assert torn.scored[0].first_distance < torn.scored[1].first_distance  # the first agrees
+    assert not agrees(torn)
+    # The same evidence with a runner-up that says nothing, or the same move, agrees.
+    assert agrees(Evidence(torn.scored, [guesses[0], " ..."], 0))
+    guesses[1] = " Springer David sieben."
+    heard[1] = sound_string(guess_words(guesses[1]))
+    assert agrees(Evidence([scored("sieben", -2.0), scored("fünf", -5.0)], guesses, 0))
+
+
 def test_an_answer_agrees_with_the_free_guess_only_when_the_guess_says_it_alone() -> None:
     def evidence(guess: str) -> Evidence:
-        return Evidence([Scored(("ja",), -3.0, -3.0, 1, 0.0, 0.0)], [guess], 0)
+        return Evidence([Scored(("ja",), -3.0, -3.0, 1, 0.0, (0.0,))], [guess], 0)
 
     answers = frozenset({("ja",), ("nein",)})
     assert agrees(evidence(" Ja."), answers) and agrees(evidence(" Ja, ja."), answers)

@@ -111,9 +111,7 @@ class PhraseTable:
         the move of "Dame Bella fünf"), or None. The check and mate words say nothing more
         about the move; a tool that looks the phrase up in :attr:`phrases` alone takes a right
         hearing of a checking move for a wrong one."""
-        while phrase and phrase[-1] in (CHECK_WORD, MATE_WORD):
-            phrase = phrase[:-1]
-        return self.phrases.get(phrase)
+        return self.phrases.get(without_check_words(phrase))
 
     def words(self) -> frozenset[str]:
         """Every token used, plus "schach"/"matt" (for recogniser word lists and grammars)."""
@@ -121,6 +119,15 @@ class PhraseTable:
 
     def __len__(self) -> int:
         return len(self.phrases)
+
+
+def without_check_words(phrase: Phrase) -> Phrase:
+    """The phrase without the check and mate words at its end ("… Schach", "… matt", "… Schach
+    matt"): they say nothing more about the move (FIDE Appendix D announces the move, not the
+    check), so every tool that asks "which move is this?" must drop all of them alike."""
+    while phrase and phrase[-1] in (CHECK_WORD, MATE_WORD):
+        phrase = phrase[:-1]
+    return phrase
 
 
 def _square(vocab: Vocabulary, square: chess.Square) -> Phrase:

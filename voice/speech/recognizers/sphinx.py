@@ -76,6 +76,7 @@ from voice.speech.recognizers.sphinx_decoder import (
 )
 from voice.speech.wavio import RATE, as_pcm16
 from voice.words.explore_words import every_explore_phrase
+from voice.words.phrases import without_check_words
 from voice.words.vocabulary import FILLER_WORDS, PIECE_WORDS, Phrase, Vocabulary
 
 UNEXPLAINED_LIMIT = 0.15
@@ -402,7 +403,7 @@ class SphinxRecognizer:
         promotion piece ("Springer Gustav Felix drei" and "Springer Felix drei" name the same;
         "Springer Felix zwei" does not). Phrases without a square (castling) stand for
         themselves."""
-        words = phrase[:-1] if phrase and phrase[-1] in TRAILING_WORDS else phrase
+        words = without_check_words(phrase)
         files = self.vocab.file_words
         last = max((i for i, word in enumerate(words) if word in files), default=None)
         if last is None:

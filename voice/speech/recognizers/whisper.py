@@ -48,7 +48,8 @@ import numpy as np
 
 from voice.speech.recognizers import RecognizerError, Transcript
 from voice.speech.wavio import RATE, as_pcm16
-from voice.words.vocabulary import CHECK_WORD, MATE_WORD, Phrase, Vocabulary, yes_no_phrases
+from voice.words.phrases import without_check_words
+from voice.words.vocabulary import Phrase, Vocabulary, yes_no_phrases
 
 MODEL_NAME = "whisper-base"
 """The catalogue name of the default model (``speech_models/catalogue.toml``)."""
@@ -106,9 +107,19 @@ gives it no probability."""
 
 
 AGREE_MARGIN = 0.05
-"""How much farther from the first free guess the best phrase may be than the nearest phrase
-scored, and still agree with it: "Springer damit fünf Schatt." is a little nearer to "Springer
-David fünf" than to the phrase said, "… Schach" (0.13 against 0.15)."""
+"""How much farther from a free guess the best phrase may be than the nearest phrase scored,
+and still agree with it: "Springer damit fünf Schatt." is a little nearer to "Springer David
+fünf" than to the phrase said, "… Schach" (0.13 against 0.15)."""
+
+AGREEING_GUESSES = 2
+"""How many of the beam's free guesses (best first) must agree with the best phrase before a
+move may be played at once. The second guess is the beam's runner-up reading: when it names
+another move, Whisper itself was torn between the two. Tuning voices, pink 10 dB (seed 11):
+"Springer David fünf" was scored and first guessed as "… sieben" (probability 0.988, above
+``sure``) and played; the second guess said "Springer David fünf". Two corpora of 60 moves in
+four rooms (seeds 11 and 101): the rule asks back that wrong move and 3 of the 94 right moves
+that would have been played. Raising ``sure`` above that wrong move instead (0.989) would have
+asked back 55 of them."""
 
 END_WORD_DISTANCE = 0.5
 """The phrase's last word counts as said when one of the guess's last two words sounds at
@@ -297,12 +308,17 @@ class Scored:
     tokens: int
     distance: float
     """From the nearest free guess (:func:`guess_distance`; the shortlist's order)."""
-    first_distance: float
-    """From the first free guess, the beam's best."""
+    guess_distances: tuple[float, ...]
+    """From each free guess, in the beam's order (the first is its best)."""
 
     @property
     def mean_logp(self) -> float:
         return self.logp / max(self.tokens, 1)
+
+    @property
+    def first_distance(self) -> float:
+        """From the first free guess, the beam's best."""
+        return self.guess_distances[0]
 
 
 @dataclass(frozen=True)
@@ -466,18 +482,20 @@ def says_only(guess: str, phrase: Phrase) -> bool:
 
 
 def agrees(evidence: Evidence, answers: frozenset[Phrase] = frozenset()) -> bool:
-    """Whether the two ways of hearing agree on the best phrase: the beam's first free guess,
-    written without any candidate in view, comes nearest to it among the phrases scored (within
-    :data:`AGREE_MARGIN`); for an answer (``answers``: "ja", "nein") the guess says nothing but
-    it (:func:`says_only`). Only then may the best phrase be played without a question.
+    """Whether the two ways of hearing agree on the best phrase: each of the beam's first
+    :data:`AGREEING_GUESSES` free guesses, written without any candidate in view, comes nearest
+    to it among the phrases scored (within :data:`AGREE_MARGIN`; a guess of no words says
+    nothing, but the first must have some); for an answer (``answers``: "ja", "nein") the first
+    guess says nothing but it (:func:`says_only`). Only then may the best phrase be played
+    without a question.
 
     The scores come from teacher-forcing each candidate, which makes any phrase fit somewhat;
     the free guess is Whisper's own reading (issue 18 §1: "disagreement asked back"). A
     Persian voice's "Turm Felix vier" was guessed "Turm Felix vier. Turm Feliks" but scored
     best as "… sieben" (lead 4.9, probability 0.98) and played (report voices, accented).
     Tuning voices, two corpora of 60 moves heard through the end-pointer in four rooms (seeds
-    11 and 101): 94 of the 98 right moves that would have been played agree (the other 4 are
-    asked back now); of the wrong best phrases, 45 of 95 agree."""
+    11 and 101): 94 of the 98 right moves that would have been played agree with the first
+    guess (the other 4 are asked back now); of the wrong best phrases, 45 of 95 agree."""
     scored = evidence.scored
     if not scored or not evidence.guesses or not guess_words(evidence.guesses[0]):
         return False  # a guess of nothing agrees with nothing
@@ -486,13 +504,15 @@ def agrees(evidence: Evidence, answers: frozenset[Phrase] = frozenset()) -> bool
         return says_only(evidence.guesses[0], best.phrase)
     # The move with or without its check word is one move: "Springer Felix drei." agrees with
     # "Springer Felix drei Schach" scored best.
-    same = [s.first_distance for s in scored if _bare(s.phrase) == _bare(best.phrase)]
-    return min(same) <= min(s.first_distance for s in scored) + AGREE_MARGIN
-
-
-def _bare(phrase: Phrase) -> Phrase:
-    """The phrase without a check or mate word at its end."""
-    return phrase[:-1] if phrase and phrase[-1] in (CHECK_WORD, MATE_WORD) else phrase
+    bare = without_check_words(best.phrase)
+    count = min(AGREEING_GUESSES, len(evidence.guesses), len(best.guess_distances))
+    for index in range(count):
+        if index and not guess_words(evidence.guesses[index]):
+            continue
+        same = [s.guess_distances[index] for s in scored if without_check_words(s.phrase) == bare]
+        if min(same) > min(s.guess_distances[index] for s in scored) + AGREE_MARGIN:
+            return False
+    return True
 
 
 def written(phrase: Phrase, vocab: Vocabulary) -> str:
@@ -725,8 +745,8 @@ class WhisperRecognizer:
             logp = sum(logps[: len(ids)])
             ending = sum(logps[len(ids) :])
             score = logp + TOKEN_BONUS * len(ids) - EDIT_WEIGHT * distance + ENDING_WEIGHT * ending
-            first = guess_distance(heard[0], candidate.sounds)
-            scored.append(Scored(candidate.phrase, score, logp, len(ids), distance, first))
+            each = tuple(guess_distance(h, candidate.sounds) for h in heard)
+            scored.append(Scored(candidate.phrase, score, logp, len(ids), distance, each))
         scored.sort(key=lambda s: -s.score)
         guess_logp = float(result.scores[0]) if result.scores else 0.0
         return Evidence(scored, guesses, guess_logp)
