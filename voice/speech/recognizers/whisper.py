@@ -481,13 +481,42 @@ def says_only(guess: str, phrase: Phrase) -> bool:
     return len(phrase) == 1 and bool(words) and all(sounds(w) == sounds(phrase[0]) for w in words)
 
 
-def agrees(evidence: Evidence, answers: frozenset[Phrase] = frozenset()) -> bool:
+def hears_last_word(guess: str, phrase: Phrase, vocab: Vocabulary) -> bool:
+    """Whether the free guess has, anywhere, a word that sounds like the phrase's last one
+    (within :data:`END_WORD_DISTANCE`): the rank of the square, the promotion piece, "Rochade".
+
+    That word tells a move from its neighbours, and a guess that stopped short of it ("Springer
+    David.") comes about as near to "… fünf" as to "… sieben", so nearness alone let it agree
+    with either. Tuning voices, seed 11, as in a room: "Springer David fünf" in pink noise,
+    guessed "Springer David.", was played as "… sieben" (0.968); a Persian voice's "König
+    Gustav sechs", guessed "König Gustav Nigg.", was played as "… vier" (0.965). Either of the
+    two guesses that must agree may hold it: report voices, clean, "Springer berafir." then
+    "Springer Bella vier." (the first glued two words together)."""
+    from voice.words.matcher import sound_distance
+
+    if not phrase:
+        return False
+    last = vocab.display(phrase[-1:]).lower()
+    others = [vocab.display((word,)).lower() for word in phrase[:-1]]
+    for word in guess_words(guess):
+        distance = sound_distance(word, last)
+        # "Springer" sounds near enough to "sieben" to pass alone: the word must be the last
+        # one's, not rather another word of the phrase.
+        if distance <= END_WORD_DISTANCE and all(
+            distance <= sound_distance(word, other) for other in others
+        ):
+            return True
+    return False
+
+
+def agrees(evidence: Evidence, vocab: Vocabulary, answers: frozenset[Phrase] = frozenset()) -> bool:
     """Whether the two ways of hearing agree on the best phrase: each of the beam's first
     :data:`AGREEING_GUESSES` free guesses, written without any candidate in view, comes nearest
     to it among the phrases scored (within :data:`AGREE_MARGIN`; a guess of no words says
-    nothing, but the first must have some); for an answer (``answers``: "ja", "nein") the first
-    guess says nothing but it (:func:`says_only`). Only then may the best phrase be played
-    without a question.
+    nothing, but the first must have some), and one of them holds the move's last word
+    (:func:`hears_last_word`); for an answer (``answers``: "ja", "nein") the first guess says
+    nothing but it (:func:`says_only`). Only then may the best phrase be played without a
+    question.
 
     The scores come from teacher-forcing each candidate, which makes any phrase fit somewhat;
     the free guess is Whisper's own reading (issue 18 §1: "disagreement asked back"). A
@@ -506,6 +535,8 @@ def agrees(evidence: Evidence, answers: frozenset[Phrase] = frozenset()) -> bool
     # "Springer Felix drei Schach" scored best.
     bare = without_check_words(best.phrase)
     count = min(AGREEING_GUESSES, len(evidence.guesses), len(best.guess_distances))
+    if not any(hears_last_word(guess, bare, vocab) for guess in evidence.guesses[:count]):
+        return False
     for index in range(count):
         if index and not guess_words(evidence.guesses[index]):
             continue
@@ -698,7 +729,7 @@ class WhisperRecognizer:
         best = evidence.scored[0]
         lead = best.score - evidence.scored[1].score if len(evidence.scored) > 1 else 30.0
         gap = evidence.guess_logp - best.mean_logp
-        together = agrees(evidence, self._answers)
+        together = agrees(evidence, self.vocab, self._answers)
         return evidence, Features(lead, best.mean_logp, level, best.distance, gap, together)
 
     def score(self, speech: np.ndarray, candidates: Sequence[_Candidate]) -> Evidence:
