@@ -47,7 +47,6 @@ from voice.speech.listen import PRE_ROLL
 from voice.speech.recognizers import Recognizer, Transcript
 from voice.speech.wavio import RATE, load_for_recognition
 from voice.wiring.app_decisions import is_yes, level_answer, question_phrases
-from voice.words.phrases import speakable
 from voice.words.vocabulary import NUMBER_WORDS, Phrase, Vocabulary
 
 QUESTION_WORDS: tuple[str, ...] = ("ja", *NUMBER_WORDS["de"][:8])
@@ -325,7 +324,7 @@ def run(
         noise = asr.room_noise("pinknoise", 60.0, folder, seed)
         recordings = {}
         for item in said:
-            text = speakable(item.words, "de")
+            text = asr.said_text(item.words, item.voice)
             path = asr.synthesize(
                 asr.Item(item.ident, "", None, (), text, item.voice, item.rate, item.pitch, ""),
                 folder,

@@ -26,7 +26,7 @@ from voice.speech.recognizers.whisper import (
     agrees,
     guess_distance,
     guess_words,
-    hears_last_word,
+    hears_telling_words,
     loud_seconds,
     nearest,
     probability,
@@ -415,16 +415,23 @@ def test_a_move_whose_last_word_the_guess_never_heard_is_asked_back(
         return Scored((*lowered, rank), score, score, 4, distance, (distance,))
 
     evidence = Evidence([scored(best, -2.0), scored(said, -5.0)], [guess], 0)
-    assert not hears_last_word(guess, evidence.scored[0].phrase, VOCAB)
+    assert not hears_telling_words(guess, evidence.scored[0].phrase, VOCAB)
     assert not agrees(evidence, VOCAB)
-    assert hears_last_word(f" {' '.join(words)} {best}.", evidence.scored[0].phrase, VOCAB)
-    assert hears_last_word(" Turm Felix vier.", ("turm", "felix", "vier"), VOCAB)
+    assert hears_telling_words(f" {' '.join(words)} {best}.", evidence.scored[0].phrase, VOCAB)
+    assert hears_telling_words(" Turm Felix vier.", ("turm", "felix", "vier"), VOCAB)
+    # Castling: "Rochade" is both castlings' last word; the side tells them apart.
+    assert not hears_telling_words(" Rochade.", ("lange", "rochade"), VOCAB)
+    assert hears_telling_words(" Lange Rochade.", ("lange", "rochade"), VOCAB)
+    # A word said twice must be heard twice: the first "eins" is the departure square's.
+    long_form = ("dame", "anna", "eins", "david", "eins")
+    assert not hears_telling_words(" Dame Anna eins David.", long_form, VOCAB)
+    assert hears_telling_words(" Dame Anna eins David eins.", long_form, VOCAB)
     # The second guess may hold it (the first glued "Bella vier" into one word).
     glued = [" Springer berafir. Springer", " Springer Bella vier. Springer Be"]
     heard = [sound_string(guess_words(g)) for g in glued]
     each = tuple(guess_distance(h, sound_string(("springer", "bella", "vier"))) for h in heard)
     vier = Scored(("springer", "bella", "vier"), -1.0, -1.0, 4, min(each), each)
-    assert not hears_last_word(glued[0], vier.phrase, VOCAB)
+    assert not hears_telling_words(glued[0], vier.phrase, VOCAB)
     assert agrees(Evidence([vier], glued, 0), VOCAB)
 
 

@@ -49,7 +49,13 @@ import numpy as np
 from voice.speech.recognizers import RecognizerError, Transcript
 from voice.speech.wavio import RATE, as_pcm16
 from voice.words.phrases import without_check_words
-from voice.words.vocabulary import Phrase, Vocabulary, yes_no_phrases
+from voice.words.vocabulary import (
+    LONG_CASTLING,
+    SHORT_CASTLING,
+    Phrase,
+    Vocabulary,
+    yes_no_phrases,
+)
 
 MODEL_NAME = "whisper-base"
 """The catalogue name of the default model (``speech_models/catalogue.toml``)."""
@@ -481,42 +487,57 @@ def says_only(guess: str, phrase: Phrase) -> bool:
     return len(phrase) == 1 and bool(words) and all(sounds(w) == sounds(phrase[0]) for w in words)
 
 
-def hears_last_word(guess: str, phrase: Phrase, vocab: Vocabulary) -> bool:
-    """Whether the free guess has, anywhere, a word that sounds like the phrase's last one
-    (within :data:`END_WORD_DISTANCE`): the rank of the square, the promotion piece, "Rochade".
+def hears_telling_words(guess: str, phrase: Phrase, vocab: Vocabulary) -> bool:
+    """Whether the free guess has, anywhere, the words that tell the move from its neighbours:
+    the phrase's last word (the rank of the square, the promotion piece), and for castling
+    also its first ("kurze", "lange": "Rochade" is both castlings' last word). A guess word
+    counts when it sounds like the word (within :data:`END_WORD_DISTANCE`) at least as much as
+    like any other word of the phrase; a word the phrase says twice must be heard twice.
 
-    That word tells a move from its neighbours, and a guess that stopped short of it ("Springer
-    David.") comes about as near to "… fünf" as to "… sieben", so nearness alone let it agree
-    with either. Tuning voices, seed 11, as in a room: "Springer David fünf" in pink noise,
-    guessed "Springer David.", was played as "… sieben" (0.968); a Persian voice's "König
-    Gustav sechs", guessed "König Gustav Nigg.", was played as "… vier" (0.965). Either of the
-    two guesses that must agree may hold it: report voices, clean, "Springer berafir." then
-    "Springer Bella vier." (the first glued two words together)."""
-    from voice.words.matcher import sound_distance
-
+    A guess that stopped short of that word ("Springer David.") comes about as near to "…
+    fünf" as to "… sieben", so nearness alone let it agree with either. Tuning voices, seed 11,
+    as in a room: "Springer David fünf" in pink noise, guessed "Springer David.", was played
+    as "… sieben" (0.968); a Persian voice's "König Gustav sechs", guessed "König Gustav
+    Nigg.", was played as "… vier" (0.965). Either of the two guesses that must agree may hold
+    the words: report voices, clean, "Springer berafir." then "Springer Bella vier." (the first
+    glued two words together). A castling written as one word ("Kurzerochade.") is asked
+    back: splitting glued words let "Kurzerochade" pass for "lange Rochade" too."""
     if not phrase:
         return False
-    last = vocab.display(phrase[-1:]).lower()
-    others = [vocab.display((word,)).lower() for word in phrase[:-1]]
-    for word in guess_words(guess):
-        distance = sound_distance(word, last)
-        # "Springer" sounds near enough to "sieben" to pass alone: the word must be the last
-        # one's, not rather another word of the phrase.
+    words = guess_words(guess)
+    telling = [phrase[-1]]
+    if phrase in (SHORT_CASTLING, LONG_CASTLING):
+        telling.append(phrase[0])
+    return all(_times_heard(words, word, phrase, vocab) >= phrase.count(word) for word in telling)
+
+
+def _times_heard(words: Sequence[str], wanted: str, phrase: Phrase, vocab: Vocabulary) -> int:
+    """How many guess words sound like ``wanted`` at least as much as like any other word of
+    the phrase ("Springer" is within reach of "sieben" alone; the first "eins" of "Dame Anna
+    eins David eins" is the departure square's)."""
+    from voice.words.matcher import sound_distance
+
+    target = vocab.display((wanted,)).lower()
+    others = [vocab.display((word,)).lower() for word in phrase if word != wanted]
+
+    found = 0
+    for word in words:
+        distance = sound_distance(word, target)
         if distance <= END_WORD_DISTANCE and all(
             distance <= sound_distance(word, other) for other in others
         ):
-            return True
-    return False
+            found += 1
+    return found
 
 
 def agrees(evidence: Evidence, vocab: Vocabulary, answers: frozenset[Phrase] = frozenset()) -> bool:
     """Whether the two ways of hearing agree on the best phrase: each of the beam's first
     :data:`AGREEING_GUESSES` free guesses, written without any candidate in view, comes nearest
     to it among the phrases scored (within :data:`AGREE_MARGIN`; a guess of no words says
-    nothing, but the first must have some), and one of them holds the move's last word
-    (:func:`hears_last_word`); for an answer (``answers``: "ja", "nein") the first guess says
-    nothing but it (:func:`says_only`). Only then may the best phrase be played without a
-    question.
+    nothing, but the first must have some), and one of them holds the words that tell the move
+    from its neighbours (:func:`hears_telling_words`: the last, and castling's first); for an
+    answer (``answers``: "ja", "nein") the first guess says nothing but it (:func:`says_only`).
+    Only then may the best phrase be played without a question.
 
     The scores come from teacher-forcing each candidate, which makes any phrase fit somewhat;
     the free guess is Whisper's own reading (issue 18 §1: "disagreement asked back"). A
@@ -535,7 +556,7 @@ def agrees(evidence: Evidence, vocab: Vocabulary, answers: frozenset[Phrase] = f
     # "Springer Felix drei Schach" scored best.
     bare = without_check_words(best.phrase)
     count = min(AGREEING_GUESSES, len(evidence.guesses), len(best.guess_distances))
-    if not any(hears_last_word(guess, bare, vocab) for guess in evidence.guesses[:count]):
+    if not any(hears_telling_words(guess, bare, vocab) for guess in evidence.guesses[:count]):
         return False
     for index in range(count):
         if index and not guess_words(evidence.guesses[index]):
