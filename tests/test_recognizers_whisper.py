@@ -285,6 +285,9 @@ def test_the_shortlist_is_the_nearest_phrases_however_many_the_position_has(
 def test_digits_in_a_guess_are_read_as_rank_words() -> None:
     assert guess_words(" Springer F3.") == ["springer", "f", "drei"]
     assert guess_words("König Lust auf 8") == ["könig", "lust", "auf", "acht"]
+    # "neun" is a number word too (choosing among offered moves).
+    assert guess_words(" 9.") == ["neun"]
+    assert says_only(" 9.", ("neun",))
 
 
 def test_the_probability_grows_with_the_lead_and_falls_with_the_distance_from_the_guess() -> None:

@@ -382,7 +382,9 @@ def speech_span(pcm: np.ndarray) -> tuple[int, int, float]:
 
 _DIGITS = dict(
     zip(
-        "12345678", ("eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht"), strict=True
+        "123456789",
+        ("eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun"),
+        strict=True,
     )
 )
 
