@@ -35,7 +35,6 @@ import subprocess
 import tempfile
 import threading
 import time
-import wave
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -53,7 +52,7 @@ from voice.config import Settings
 from voice.speech.recognizers import Recognizer, hypotheses, make_recognizer
 from voice.speech.recognizers.grammar import position_phrases
 from voice.speech.recognizers.lexicon import Lexicon, lexicon_dir
-from voice.speech.wavio import RATE, load_for_recognition, to_int16
+from voice.speech.wavio import RATE, load_for_recognition, to_int16, write_wav
 from voice.words.matcher import Decision, match_move
 from voice.words.phrases import PhraseTable, phrase_table, speakable, spoken_forms
 from voice.words.vocabulary import PIECE_WORDS, Phrase, Vocabulary
@@ -544,10 +543,10 @@ def synthesize(item: Item, folder: Path) -> Path:
     """espeak-ng → 16 kHz mono WAV (sox resamples; -G avoids clipping, -R makes its dither
     repeatable, so that the same seed gives the same figures); the Pico voice writes 16 kHz
     itself."""
-    raw = folder / f"{item.ident}.raw.wav"
     out = folder / f"{item.ident}.wav"
     if item.voice == PICO_VOICE:
         return _synthesize_pico(item, out)
+    raw = folder / f"{item.ident}.raw.wav"
     espeak = ["espeak-ng", "-v", item.voice, "-s", str(item.rate), "-p", str(item.pitch)]
     subprocess.run([*espeak, "-w", str(raw), item.text], check=True, capture_output=True)
     subprocess.run(
@@ -579,11 +578,7 @@ def _synthesize_pico(item: Item, out: Path) -> Path:
     speed, pitch = pico_prosody(item.rate, item.pitch)
     with _PICO_LOCK:  # one engine at a time: the C library's state is not known to be shared-safe
         pcm = NanoTTS().speak(item.text, voice="de-DE", speed=speed, pitch=pitch)
-    with wave.open(str(out), "wb") as file:
-        file.setnchannels(1)
-        file.setsampwidth(2)
-        file.setframerate(RATE)
-        file.writeframes(pcm)
+    write_wav(out, np.frombuffer(pcm, dtype="<i2"), RATE)
     return out
 
 

@@ -128,8 +128,10 @@ that would have been played. Raising ``sure`` above that wrong move instead (0.9
 asked back 55 of the 98 right moves playable before the agreement rule."""
 
 END_WORD_DISTANCE = 0.5
-"""The phrase's last word counts as said when one of the guess's last two words sounds at
-least this close to it (:func:`voice.words.matcher.sound_distance`)."""
+"""How close a guess word must sound to a phrase's word to count as it
+(:func:`voice.words.matcher.sound_distance`): the phrase's last word is said to the end when
+one of the guess's last two words is this close (:func:`said_to_the_end`), and a telling word
+is heard when any guess word is (:func:`hears_telling_words`)."""
 
 WINDOW_S = 4.0
 """The speech is followed by quiet up to a window this long (see :meth:`~WhisperRecognizer.score`:
@@ -257,7 +259,7 @@ class Features:
     distance: float
     gap: float
     agrees: bool
-    """The first free guess agrees with the best phrase (:func:`agrees`)."""
+    """The free guesses agree with the best phrase (:func:`agrees`)."""
 
     def probability(self, c: Calibration = CALIBRATION) -> float:
         return probability(self.lead, self.mean_logp, self.level_db, self.distance, self.gap, c)
