@@ -59,6 +59,7 @@ from voice.words.vocabulary import PIECE_WORDS, Phrase, Vocabulary
 
 if TYPE_CHECKING:
     from voice.speech.recognizers.adaptation import Sample
+    from voice.speech.recognizers.sphinx import SphinxRecognizer
 
 VOICES: tuple[str, ...] = (
     "de",
@@ -1158,23 +1159,31 @@ def _played(
     return kept
 
 
+def _sphinx_in(recognizer: Recognizer) -> SphinxRecognizer | None:
+    """PocketSphinx, alone or as Whisper's second opinion; None when it does not listen."""
+    from voice.speech.recognizers.second_opinion import SecondOpinion
+    from voice.speech.recognizers.sphinx import SphinxRecognizer
+
+    if isinstance(recognizer, SecondOpinion):
+        recognizer = recognizer.second
+    return recognizer if isinstance(recognizer, SphinxRecognizer) else None
+
+
 def _warm(recognizer: Recognizer) -> None:
     """Let PocketSphinx's second decoder process start before the clock runs, as it has in a
     game by the time the first move is said."""
-    from voice.speech.recognizers.sphinx import SphinxRecognizer
-
-    if isinstance(recognizer, SphinxRecognizer):
-        recognizer.wait_for_second_decoder()
+    sphinx = _sphinx_in(recognizer)
+    if sphinx is not None:
+        sphinx.wait_for_second_decoder()
 
 
 def _close(recognizer: Recognizer) -> float:
     """Stop a recogniser's second decoder process; its peak memory in MB (0 without one)."""
-    from voice.speech.recognizers.sphinx import SphinxRecognizer
-
-    if not isinstance(recognizer, SphinxRecognizer):
+    sphinx = _sphinx_in(recognizer)
+    if sphinx is None:
         return 0.0
-    peak = recognizer.second_process_memory_mb()
-    recognizer.close()
+    peak = sphinx.second_process_memory_mb()
+    sphinx.close()
     return peak
 
 

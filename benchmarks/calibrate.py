@@ -35,7 +35,7 @@ import chess
 import numpy as np
 
 from benchmarks import asr, rooms
-from voice.config import Settings
+from voice.config import Settings, override
 from voice.game.session import is_underpromotion
 from voice.speech.recognizers import make_recognizer
 from voice.speech.recognizers.grammar import position_phrases
@@ -137,7 +137,9 @@ def collect(
 ) -> list[Sample]:
     """Every tuning utterance the end-pointer delivers, with its features and whether its best
     phrase was right."""
-    recognizer = make_recognizer(settings, vocab, backend="whisper")
+    # Whisper's own rule is fitted, without PocketSphinx's second opinion on top.
+    alone = override(settings, speech={"second_opinion": False})
+    recognizer = make_recognizer(alone, vocab, backend="whisper")
     if not isinstance(recognizer, WhisperRecognizer):  # pragma: no cover - make_recognizer's job
         raise RuntimeError("the calibration is Whisper's")
     voices = asr.VOICE_SETS["tuning"]

@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 from console import Console
 from espeak import espeak
-from pulse import PulseAudio, similarity
+from pulse import PulseAudio, similarity_in_parts
 from test_clock_pty import Terminal
 
 from voice.cli.clock import request_words
@@ -407,13 +407,15 @@ def test_the_speaker_speaks_with_the_voice_of_its_language(
             while not seen or seen[-1].kind not in ("end", "error"):
                 seen.append(events.get(timeout=15))
     assert seen[-1].kind == "end"
-    # The whole recording, which holds nothing else, measured against both renderings: on a
-    # loaded machine playback drops blocks, and one cross-correlation peak then covers only
-    # part of the sentence (CI runs: 0.68 in a half-second window, 0.79 whole). What the test
-    # is about holds however many blocks were dropped: it sounds like the Hebrew voice's
-    # rendering, far more than like the German one's.
-    hebrew = similarity(rec.audio, resample(sent, rate, 16000))
-    other = similarity(rec.audio, resample(german, german_rate, 16000))
+    # The whole recording, which holds nothing else, measured against both renderings, part by
+    # part: on a loaded machine playback drops blocks, and one cross-correlation peak over the
+    # whole then covers only the stretch before the first drop (CI runs: 0.68 in a half-second
+    # window, 0.79 whole, and once 0.58 whole against German 0.05). What the test is about holds
+    # however many blocks were dropped: it sounds like the Hebrew voice's rendering, far more
+    # than like the German one's (half-second parts of another voice find chance matches of
+    # about 0.35 somewhere in a long rendering).
+    hebrew = similarity_in_parts(rec.audio, resample(sent, rate, 16000))
+    other = similarity_in_parts(rec.audio, resample(german, german_rate, 16000))
     print(f"\nsimilarity: Hebrew rendering {hebrew:.2f}, German {other:.2f}")
     assert hebrew > 0.6 and hebrew > other + 0.2, (hebrew, other)
 

@@ -15,6 +15,7 @@ from speech_audio import needs_espeak, synthesize
 from voice.config import Settings, override
 from voice.speech.recognizers import hypotheses, make_recognizer
 from voice.speech.recognizers.grammar import position_phrases
+from voice.speech.recognizers.second_opinion import SecondOpinion
 from voice.speech.recognizers.sphinx import SphinxRecognizer
 from voice.speech.recognizers.whisper import (
     AGREE_MARGIN,
@@ -470,9 +471,19 @@ def test_the_guess_may_spend_tokens_on_all_the_speech_even_without_quiet_around_
 def test_auto_listens_with_whisper_when_its_model_is_there(
     settings: Settings, vocab: Vocabulary
 ) -> None:
+    """With PocketSphinx's second opinion (``[speech] second_opinion``, the default)."""
     chosen = make_recognizer(override(settings, speech={"recognizer": "auto"}), vocab)
-    assert isinstance(chosen, WhisperRecognizer)
-    assert chosen.describe() == "Whisper base"
+    try:
+        assert isinstance(chosen, SecondOpinion)
+        assert isinstance(chosen.first, WhisperRecognizer)
+        assert isinstance(chosen.second, SphinxRecognizer)
+        assert chosen.describe() == "Whisper base + PocketSphinx"
+    finally:
+        chosen.close()
+    alone = override(settings, speech={"recognizer": "auto", "second_opinion": False})
+    whisper = make_recognizer(alone, vocab)
+    assert isinstance(whisper, WhisperRecognizer)
+    assert whisper.describe() == "Whisper base"
 
 
 def test_auto_falls_back_to_pocketsphinx_and_says_why(

@@ -175,6 +175,9 @@ class ClockSettings(Section):
 class SpeechSettings(Section):
     recognizer: Literal["auto", "whisper", "sphinx", "vosk"]
     whisper_model: str = "whisper-base"
+    second_opinion: bool = True
+    """Whisper asks PocketSphinx when it would ask a move back; heard alike, it is played
+    (voice.speech.recognizers.second_opinion)."""
     vosk_model: str
     nbest: Annotated[int, Field(ge=1, le=20)]
     adaptation: str

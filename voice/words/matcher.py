@@ -68,6 +68,10 @@ DELETE_COST = 0.5
 """A heard word that is not in the phrase (noise, a stray word)."""
 INSERT_COST = 0.5
 """A phrase word that was not heard (dropped by the speaker or the recogniser)."""
+PIECE_INSERT_COST = 0.6
+"""The piece word that starts a move ("Springer" of "Springer schlägt David fünf"): without
+it the words name a pawn move (Appendix D: a move without a piece is a pawn's), so a pawn
+move the words describe as they are comes before a piece move whose piece was not heard."""
 OPTIONAL_INSERT_COST = 0.4
 """A phrase word that speakers often leave out: a piece's departure file/rank, the capture
 word, "Bauer". Above the default ambiguity_margin, so an exact phrase of one move is never
@@ -270,6 +274,8 @@ class _WordModel:
         kind = self.kinds.get(word)
         if word == PAWN_WORD or kind in ("capture", "promotion_word", "en_passant"):
             return OPTIONAL_INSERT_COST
+        if index == 0 and kind == "piece" and len(phrase) > 1:
+            return PIECE_INSERT_COST
         if (
             kind in ("file", "rank")
             and self.kinds.get(phrase[0]) == "piece"

@@ -6,7 +6,9 @@ heard as canonical tokens, best first. Three backends:
 
 * ``whisper`` (chosen by ``auto``, the default): Whisper base through CTranslate2, deciding only
   among the phrases allowed now (:mod:`voice.speech.recognizers.whisper`). Its model arrives as two
-  pip packages and is joined into the user's model folder on first use.
+  pip packages and is joined into the user's model folder on first use. With ``[speech]
+  second_opinion`` (the default) PocketSphinx listens too where Whisper would ask a move back
+  (:mod:`voice.speech.recognizers.second_opinion`).
 * ``sphinx``: PocketSphinx with its embedded English acoustic model, the shipped
   pronunciation lexicon and a word graph per position. Works right after ``pip install``.
 * ``vosk``: a Vosk model the user installed (``voice-chess models install``), with a per-position
@@ -85,6 +87,29 @@ class Recognizer(Protocol):
         """A short name for start-up sentences ("PocketSphinx", "Vosk vosk-model-small-de")."""
 
 
+class WholeUtterance:
+    """The streamed chunks of one utterance, for a recogniser that decodes only whole ones
+    (Whisper; Whisper with PocketSphinx's second opinion): ``start``/``accept`` collect,
+    ``finish`` hands the utterance to ``recognize``."""
+
+    def __init__(self) -> None:
+        self._chunks: list[np.ndarray] = []
+
+    def clear(self) -> None:
+        self._chunks = []
+
+    def add(self, chunk: np.ndarray, sample_rate: int) -> None:
+        from voice.speech.wavio import as_pcm16
+
+        self._chunks.append(as_pcm16(chunk, sample_rate))
+
+    def take(self) -> np.ndarray:
+        """The utterance so far as 16 kHz int16 samples; the collection starts again."""
+        audio = np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.int16)
+        self._chunks = []
+        return audio
+
+
 def hypotheses(transcript: Transcript, vocab: Vocabulary) -> list[Hypothesis]:
     """The transcript as the matcher's n-best list."""
     from voice.words.matcher import Hypothesis
@@ -114,7 +139,10 @@ def make_recognizer(
         from voice.speech.recognizers.whisper import WhisperRecognizer
 
         folder = whisper_folder(str(model_path or settings.speech.whisper_model))
-        return WhisperRecognizer(folder, vocab, nbest=settings.speech.nbest)
+        whisper = WhisperRecognizer(folder, vocab, nbest=settings.speech.nbest)
+        if not settings.speech.second_opinion:
+            return whisper
+        return _with_second_opinion(whisper, settings, vocab, extra_words)
     if name == "sphinx":
         from voice.speech.recognizers.adaptation import chosen_adaptation
         from voice.speech.recognizers.sphinx import SphinxRecognizer
@@ -133,6 +161,25 @@ def make_recognizer(
     raise RecognizerError(
         f"unknown recogniser {name!r} (use 'auto', 'whisper', 'sphinx' or 'vosk')"
     )
+
+
+def _with_second_opinion(
+    whisper: Recognizer, settings: Settings, vocab: Vocabulary, extra_words: Sequence[str]
+) -> Recognizer:
+    """Whisper with PocketSphinx's second opinion (``[speech] second_opinion``); Whisper alone,
+    and the reason in the log, when PocketSphinx cannot start."""
+    import logging
+
+    from voice.speech.recognizers.second_opinion import SecondOpinion
+
+    try:
+        sphinx = make_recognizer(settings, vocab, backend="sphinx", extra_words=extra_words)
+    except RecognizerError as error:
+        logging.getLogger(__name__).warning(
+            "Whisper listens without PocketSphinx's second opinion: %s", error
+        )
+        return whisper
+    return SecondOpinion(whisper, sphinx, vocab)
 
 
 def whisper_folder(name: str) -> Path:

@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from voice.speech.recognizers import RecognizerError, Transcript
+from voice.speech.recognizers import RecognizerError, Transcript, WholeUtterance
 from voice.speech.wavio import RATE, as_pcm16
 from voice.words.phrases import without_check_words
 from voice.words.vocabulary import (
@@ -643,7 +643,7 @@ class WhisperRecognizer:
         voices, pink noise 10 dB); a "Remis" guessed as "Ja, das." was a sure "ja" too (tuning
         voices). ``python -m benchmarks answers``, docs/speech.md."""
         self._last: tuple[bytes, frozenset[Phrase], Transcript] | None = None
-        self._stream: list[np.ndarray] = []
+        self._stream = WholeUtterance()
 
     def describe(self) -> str:
         return "Whisper base"
@@ -825,16 +825,14 @@ class WhisperRecognizer:
     # -- streaming (the whole utterance is decoded at the end) ------------------------------
 
     def start(self) -> None:
-        self._stream = []
+        self._stream.clear()
 
     def accept(self, chunk: np.ndarray, sample_rate: int) -> str | None:
-        self._stream.append(as_pcm16(chunk, sample_rate))
+        self._stream.add(chunk, sample_rate)
         return None
 
     def finish(self) -> Transcript:
-        audio = np.concatenate(self._stream) if self._stream else np.zeros(0, np.int16)
-        self._stream = []
-        return self.recognize(audio, RATE)
+        return self.recognize(self._stream.take(), RATE)
 
 
 def _ms(started: float) -> float:

@@ -1,0 +1,205 @@
+"""PocketSphinx's second opinion (issue 18 §1, "both voting, disagreement asked back"): a move
+Whisper would ask back is played at once when PocketSphinx heard the very same phrase; anything
+else stays as Whisper decided."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import chess
+import numpy as np
+import pytest
+from speech_audio import needs_espeak, synthesize
+
+from voice.config import Settings
+from voice.speech.recognizers import Transcript, hypotheses
+from voice.speech.recognizers.grammar import position_phrases
+from voice.speech.recognizers.second_opinion import (
+    ASKED_FROM,
+    PLAYED,
+    SecondOpinion,
+    agreed,
+    asked_back,
+)
+from voice.speech.recognizers.sphinx import SphinxRecognizer
+from voice.speech.recognizers.whisper import WhisperRecognizer
+from voice.words.matcher import Decision, match_move
+from voice.words.vocabulary import Phrase, Vocabulary
+
+VOCAB = Vocabulary.default()
+
+# Whisper's transcripts as it reports them: a move asked back alone has a confidence between
+# ASKED_FROM and PLAYED; its rivals trail far behind.
+ASKED = Transcript((("springer felix drei", 0.46), ("springer felix fünf", 0.002)), True, 200.0)
+
+
+def heard(text: str, confidence: float = 0.9, complete: bool = True) -> Transcript:
+    """PocketSphinx's transcript of one phrase."""
+    return Transcript(((text, confidence),), complete, 120.0)
+
+
+def decision(transcript: Transcript, settings: Settings) -> tuple[Decision, str | None]:
+    board = chess.Board()
+    result = match_move(board, hypotheses(transcript, VOCAB), VOCAB, settings.matching)
+    return result.decision, result.move.uci() if result.move else None
+
+
+def test_a_move_asked_back_is_played_when_pocketsphinx_heard_the_same_phrase(
+    settings: Settings,
+) -> None:
+    assert decision(ASKED, settings) == (Decision.CONFIRM, "g1f3")
+    both = agreed(ASKED, heard("springer felix drei"), VOCAB)
+    assert both is not None and both.nbest[0][1] == pytest.approx(PLAYED)
+    assert decision(both, settings) == (Decision.ACCEPT, "g1f3")
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        heard("springer felix fünf"),  # another move: the question stands
+        heard("bauer felix drei"),  # another move with the same last words
+        Transcript((), True, 120.0, reason="out-of-grammar"),  # nothing it could explain
+        Transcript((), False, 120.0, partial="springer felix", reason="partial"),
+        heard("springer felix drei", complete=False),  # cut short: no whole phrase heard
+    ],
+)
+def test_disagreement_or_nothing_heard_leaves_the_question(
+    settings: Settings, second: Transcript
+) -> None:
+    assert agreed(ASKED, second, VOCAB) is None
+
+
+def test_the_same_move_in_other_words_is_not_agreement() -> None:
+    """ "Bauer Eva vier" and "Eva vier" name one move, but two recognisers that wrote different
+    words did not hear alike."""
+    asked = Transcript((("eva vier", 0.46),), True, 200.0)
+    assert agreed(asked, heard("bauer eva vier"), VOCAB) is None
+
+
+def test_check_words_count_for_nothing_in_the_agreement(settings: Settings) -> None:
+    """As everywhere (``without_check_words``): "… Schach" heard by one and not the other."""
+    asked = Transcript((("springer felix drei schach", 0.46),), True, 200.0)
+    assert agreed(asked, heard("springer felix drei"), VOCAB) is not None
+
+
+def test_only_a_move_whisper_would_ask_back_is_touched() -> None:
+    """Whisper's sure moves, its choices (below ASKED_FROM) and what it did not hear are its
+    own: PocketSphinx neither plays, offers nor refuses anything."""
+    sure = Transcript((("springer felix drei", 0.7),), True, 200.0)
+    choices = Transcript(
+        tuple(
+            (text, ASKED_FROM * 0.9 * 0.95**i) for i, text in enumerate(("eva vier", "eva drei"))
+        ),
+        True,
+        200.0,
+    )
+    nothing = Transcript((), True, 200.0, reason="out-of-grammar")
+    for whisper in (sure, choices, nothing):
+        assert not asked_back(whisper)
+        assert agreed(whisper, heard(whisper.best or "eva vier"), VOCAB) is None
+    assert asked_back(ASKED)
+
+
+def test_a_move_whisper_heard_before_its_guess_reached_the_end_is_asked_back_alone() -> None:
+    """Whisper's free guess that stopped before the last word makes its transcript incomplete
+    (the end-pointer waits for the full pause); PocketSphinx's word graph ends only on a whole
+    phrase, so its agreement says the last word was there."""
+    incomplete = Transcript(ASKED.nbest, False, 200.0)
+    assert asked_back(incomplete)
+    both = agreed(incomplete, heard("springer felix drei"), VOCAB)
+    assert both is not None and not both.complete  # still waits for the full pause
+
+
+@pytest.mark.parametrize("answer", ["ja", "nein", "remis", "zeit"])
+def test_answers_and_commands_stay_whisper_s_alone(answer: str) -> None:
+    """A "ja" plays the move asked back: it is sure only by Whisper's own rule (the free guess
+    says it alone), never because PocketSphinx heard "ja" too."""
+    asked = Transcript(((answer, 0.46),), True, 200.0)
+    assert agreed(asked, heard(answer), VOCAB) is None
+
+
+def test_a_rival_whisper_heard_almost_as_well_still_makes_the_matcher_ask(
+    settings: Settings,
+) -> None:
+    """The confidences are scaled together: two moves Whisper heard alike stay alike."""
+    close = Transcript((("eva vier", 0.46), ("eva drei", 0.45)), True, 200.0)
+    both = agreed(close, heard("eva vier"), VOCAB)
+    assert both is not None
+    assert decision(both, settings)[0] != Decision.ACCEPT
+
+
+# -- for real: Whisper base and PocketSphinx on synthesized speech -----------------------------
+
+
+class Counted:
+    """The real PocketSphinx, counting how often it is asked."""
+
+    def __init__(self, sphinx: SphinxRecognizer) -> None:
+        self.sphinx = sphinx
+        self.pre_roll_s = sphinx.pre_roll_s
+        self.calls = 0
+
+    def set_context(self, allowed: Iterable[Phrase]) -> None:
+        self.sphinx.set_context(allowed)
+
+    def recognize(
+        self, audio: np.ndarray, sample_rate: int, *, alternatives: bool = True
+    ) -> Transcript:
+        self.calls += 1
+        return self.sphinx.recognize(audio, sample_rate, alternatives=alternatives)
+
+    def describe(self) -> str:
+        return self.sphinx.describe()
+
+    def close(self) -> None:
+        self.sphinx.close()
+
+
+@pytest.fixture(scope="module")
+def listeners(whisper_model: Path) -> Iterable[tuple[WhisperRecognizer, Counted, SecondOpinion]]:
+    whisper = WhisperRecognizer(whisper_model, VOCAB)
+    sphinx = Counted(SphinxRecognizer(VOCAB))
+    both = SecondOpinion(whisper, sphinx, VOCAB)  # type: ignore[arg-type]
+    yield whisper, sphinx, both
+    both.close()
+
+
+@needs_espeak
+def test_a_move_whisper_asks_back_and_pocketsphinx_hears_alike_is_played(
+    listeners: tuple[WhisperRecognizer, Counted, SecondOpinion],
+    settings: Settings,
+    tmp_path: Path,
+) -> None:
+    """espeak-ng's German voice saying "Läufer Cesar zwei" (found on the tuning voices: asked
+    back by Whisper for three voices, heard alike by PocketSphinx each time)."""
+    whisper, sphinx, both = listeners
+    board = chess.Board("1Rb2k2/8/7R/p3b1p1/B1p5/8/8/5K2 w - - 1 40")
+    both.set_context(position_phrases(board, VOCAB))
+    audio = synthesize("Läufer Cesar zwei", tmp_path)
+    alone = whisper.recognize(audio, 16000)
+    result = match_move(board, hypotheses(alone, VOCAB), VOCAB, settings.matching)
+    assert (result.decision, result.move) == (Decision.CONFIRM, chess.Move.from_uci("a4c2"))
+    calls = sphinx.calls
+    agreed_on = both.recognize(audio, 16000)
+    result = match_move(board, hypotheses(agreed_on, VOCAB), VOCAB, settings.matching)
+    assert (result.decision, result.move) == (Decision.ACCEPT, chess.Move.from_uci("a4c2"))
+    assert sphinx.calls == calls + 1
+    both.recognize(audio, 16000)  # the utterance the completion check already decoded
+    assert sphinx.calls == calls + 1
+
+
+@needs_espeak
+def test_pocketsphinx_is_not_asked_when_whisper_is_sure(
+    listeners: tuple[WhisperRecognizer, Counted, SecondOpinion],
+    settings: Settings,
+    tmp_path: Path,
+) -> None:
+    """A move Whisper plays at once is answered as quickly as before."""
+    _, sphinx, both = listeners
+    board = chess.Board()
+    both.set_context(position_phrases(board, VOCAB))
+    calls = sphinx.calls
+    transcript = both.recognize(synthesize("Springer Felix drei", tmp_path), 16000)
+    assert transcript.nbest[0][1] >= settings.matching.accept_confidence
+    assert sphinx.calls == calls

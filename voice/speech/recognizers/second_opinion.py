@@ -1,0 +1,145 @@
+"""A second opinion: PocketSphinx listens too when Whisper would ask a move back.
+
+Whisper plays a move without a question only when it is clearly ahead and the audio is good
+(issue 18 §3); on voices it was not tuned on it asks most right moves back, and every question
+costs the player a "ja" and a few seconds. PocketSphinx hears with another kind of model (an
+English acoustic model through a German lexicon, with a word graph of exactly the position's
+phrases) and goes wrong in other ways. When it hears, on its own, the very move Whisper would
+ask back, the two agree and the move is played at once (issue 18 §1: "both voting, disagreement
+asked back"). When it hears another phrase or nothing, Whisper's question stands: PocketSphinx
+never proposes, offers or refuses anything here, and Whisper's sure moves, its choices and its
+refusals are never touched.
+
+Only moves are confirmed this way. A "ja" or "nein" stays Whisper's alone (its own rule for
+answers: the free guess must say the word alone), and so do commands.
+
+Measured on the tuning voices only (seeds 11 and 101, 60 moves each, cut by the end-pointer as
+in a room; the hall and accented German for seed 101): of the right moves Whisper asked back,
+PocketSphinx heard alike 37 of 48 in quiet, 23 of 34 in pink noise at 10 dB, 7 of 25 in the
+hall, 8 of 17 accented, none in babble (it hears nothing there); of the 11 wrong moves Whisper
+asked back, none. On the report voices (docs/speech.md §4a) the right moves played at once
+rose from 20 to 37 of 100 in quiet, and no wrong move was played.
+
+PocketSphinx runs only when Whisper would ask a move back: that answer comes about one
+PocketSphinx decode later (about 0.15 s), the others as before.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import replace
+
+import numpy as np
+
+from voice.speech.recognizers import Recognizer, Transcript, WholeUtterance
+from voice.speech.recognizers.whisper import CALIBRATION, reported
+from voice.speech.wavio import RATE, as_pcm16
+from voice.words.phrases import parse_intent, without_check_words
+from voice.words.vocabulary import Phrase, Vocabulary
+
+PLAYED = 0.5
+"""The confidence from which the matcher plays a move (``[matching] accept_confidence``, the
+point Whisper's :func:`voice.speech.recognizers.whisper.reported` maps its ``sure`` to)."""
+
+ASKED_FROM = reported(CALIBRATION.unsure)
+"""Whisper's lowest confidence for a move asked back alone; below it offers choices or hears
+nothing."""
+
+
+def asked_back(transcript: Transcript) -> bool:
+    """Whisper would ask its best phrase back: below the play point and above the point where
+    it offers choices instead. Whether its free guess reached the phrase's last word does not
+    matter here: PocketSphinx's word graph only ever ends on a whole phrase (a phrase cut
+    short is "partial", never heard), so its agreement says the last word was there."""
+    return bool(transcript.nbest) and ASKED_FROM <= transcript.nbest[0][1] < PLAYED
+
+
+def agreed(first: Transcript, second: Transcript, vocab: Vocabulary) -> Transcript | None:
+    """``first`` (Whisper's, a move asked back) with its move made playable, when ``second``
+    (PocketSphinx's) heard the same move phrase whole; None when they do not agree.
+
+    The same phrase, not only the same move: "Bauer Cesar drei" and "Cesar drei" name one move,
+    but two recognisers that wrote different words did not hear alike. Check and mate words
+    count for nothing, as everywhere (:func:`voice.words.phrases.without_check_words`). The
+    confidences are scaled together so that the best reaches :data:`PLAYED`: a rival Whisper
+    heard almost as well stays as near, and the matcher still asks where two moves fit alike."""
+    if not asked_back(first) or not second.nbest or not second.complete:
+        return None
+    phrase = without_check_words(vocab.normalize(first.best))
+    if phrase != without_check_words(vocab.normalize(second.best)):
+        return None
+    if parse_intent(phrase, vocab) is None:
+        return None  # an answer or a command: Whisper's own rules decide those
+    scale = PLAYED / first.nbest[0][1]
+    nbest = tuple((text, min(1.0, round(conf * scale, 6))) for text, conf in first.nbest)
+    return replace(first, nbest=nbest)
+
+
+class SecondOpinion:
+    """Whisper (``first``) with PocketSphinx (``second``) asked whenever Whisper would ask a move
+    back (see the module notes). Implements :class:`voice.speech.recognizers.Recognizer`."""
+
+    def __init__(self, first: Recognizer, second: Recognizer, vocab: Vocabulary) -> None:
+        self.first = first
+        self.second = second
+        self.vocab = vocab
+        self.pre_roll_s = first.pre_roll_s
+        self._lock = threading.Lock()
+        self._allowed: frozenset[Phrase] = frozenset()
+        self._last: tuple[bytes, frozenset[Phrase], Transcript] | None = None
+        """The end-pointer's completion check and the utterance it ends carry the same audio:
+        PocketSphinx is not asked twice."""
+        self._stream = WholeUtterance()
+
+    @property
+    def adaptation(self) -> object:
+        """The player's voice PocketSphinx hears with (``voice-chess enrol``), or None."""
+        return getattr(self.second, "adaptation", None)
+
+    def describe(self) -> str:
+        return f"{self.first.describe()} + {self.second.describe()}"
+
+    def set_context(self, allowed: Iterable[Phrase]) -> None:
+        phrases = frozenset(allowed)
+        with self._lock:
+            self._allowed = phrases
+            self.first.set_context(phrases)
+            self.second.set_context(phrases)
+
+    def recognize(
+        self, audio: np.ndarray, sample_rate: int, *, alternatives: bool = True
+    ) -> Transcript:
+        started = time.perf_counter()
+        pcm = as_pcm16(audio, sample_rate)
+        with self._lock:
+            key = pcm.tobytes()
+            if self._last is not None and self._last[:2] == (key, self._allowed):
+                ms = 1000 * (time.perf_counter() - started)
+                return replace(self._last[2], decode_ms=ms)  # ready: no wait
+            first = self.first.recognize(pcm, RATE, alternatives=alternatives)
+            transcript = first
+            if asked_back(first):
+                second = self.second.recognize(pcm, RATE)
+                both = agreed(first, second, self.vocab)
+                transcript = replace(both or first, decode_ms=first.decode_ms + second.decode_ms)
+            self._last = (key, self._allowed, transcript)
+            return transcript
+
+    def start(self) -> None:
+        self._stream.clear()
+
+    def accept(self, chunk: np.ndarray, sample_rate: int) -> str | None:
+        self._stream.add(chunk, sample_rate)
+        return None
+
+    def finish(self) -> Transcript:
+        return self.recognize(self._stream.take(), RATE)
+
+    def close(self) -> None:
+        """Release both (PocketSphinx's helper process, Whisper's model)."""
+        for part in (self.second, self.first):
+            stop = getattr(part, "close", None)
+            if callable(stop):
+                stop()
