@@ -106,6 +106,17 @@ def test_pawn_capture_without_its_file_is_asked_back() -> None:
     assert (result.decision, result.move) == (Decision.CONFIRM, chess.Move.from_uci("e4d5"))
 
 
+def test_a_capture_without_a_piece_word_offers_the_pawn_captures_before_a_piece_s() -> None:
+    """Appendix D: a move without a piece word is a pawn's. "schlägt David fünf" fits the pawns
+    on c6 and e6 with their file dropped, and the knight on f6 with "Springer" dropped; the
+    pawn captures come first (a Hypothesis example once ranked the knight beside them)."""
+    board = chess.Board("2n1k2r/3pqpb1/BPp1pnp1/3PN3/4P3/1pN2Q1p/p1PBBPPP/2R1K2R b Kk - 1 9")
+    result = heard(board, "schlägt David fünf")
+    assert result.decision == Decision.CHOOSE
+    best = [c for c in result.candidates if c.cost == result.candidates[0].cost]
+    assert sorted(c.move.uci() for c in best) == ["c6d5", "e6d5"]
+
+
 def test_two_knights_for_one_square_are_offered_as_a_choice() -> None:
     board = chess.Board("4k3/8/8/8/8/8/3N4/4K1N1 w - - 0 1")  # Nd2 and Ng1 both reach f3
     result = heard(board, "Springer Felix drei")

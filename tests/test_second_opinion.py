@@ -4,6 +4,7 @@ else stays as Whisper decided."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pytest
 from speech_audio import needs_espeak, synthesize
 
 from voice.config import Settings
-from voice.speech.recognizers import Transcript, hypotheses
+from voice.speech.recognizers import RecognizerError, Transcript, hypotheses, make_recognizer
 from voice.speech.recognizers.grammar import position_phrases
 from voice.speech.recognizers.second_opinion import (
     ASKED_FROM,
@@ -31,7 +32,15 @@ VOCAB = Vocabulary.default()
 
 # Whisper's transcripts as it reports them: a move asked back alone has a confidence between
 # ASKED_FROM and PLAYED; its rivals trail far behind.
-ASKED = Transcript((("springer felix drei", 0.46), ("springer felix fünf", 0.002)), True, 200.0)
+PROBABLY = frozenset({"probability"})
+ASKED = Transcript(
+    (("springer felix drei", 0.46), ("springer felix fünf", 0.002)), True, 200.0, held_back=PROBABLY
+)
+
+
+def asked(*nbest: tuple[str, float], held_back: frozenset[str] = PROBABLY) -> Transcript:
+    """Whisper's transcript of a phrase it asks back, held back by ``held_back``."""
+    return Transcript(nbest, True, 200.0, held_back=held_back)
 
 
 def heard(text: str, confidence: float = 0.9, complete: bool = True) -> Transcript:
@@ -73,14 +82,13 @@ def test_disagreement_or_nothing_heard_leaves_the_question(
 def test_the_same_move_in_other_words_is_not_agreement() -> None:
     """ "Bauer Eva vier" and "Eva vier" name one move, but two recognisers that wrote different
     words did not hear alike."""
-    asked = Transcript((("eva vier", 0.46),), True, 200.0)
-    assert agreed(asked, heard("bauer eva vier"), VOCAB) is None
+    assert agreed(asked(("eva vier", 0.46)), heard("bauer eva vier"), VOCAB) is None
 
 
 def test_check_words_count_for_nothing_in_the_agreement(settings: Settings) -> None:
     """As everywhere (``without_check_words``): "… Schach" heard by one and not the other."""
-    asked = Transcript((("springer felix drei schach", 0.46),), True, 200.0)
-    assert agreed(asked, heard("springer felix drei"), VOCAB) is not None
+    check = asked(("springer felix drei schach", 0.46))
+    assert agreed(check, heard("springer felix drei"), VOCAB) is not None
 
 
 def test_only_a_move_whisper_would_ask_back_is_touched() -> None:
@@ -96,17 +104,17 @@ def test_only_a_move_whisper_would_ask_back_is_touched() -> None:
     )
     nothing = Transcript((), True, 200.0, reason="out-of-grammar")
     for whisper in (sure, choices, nothing):
-        assert not asked_back(whisper)
+        assert not asked_back(whisper, VOCAB)
         assert agreed(whisper, heard(whisper.best or "eva vier"), VOCAB) is None
-    assert asked_back(ASKED)
+    assert asked_back(ASKED, VOCAB)
 
 
 def test_a_move_whisper_heard_before_its_guess_reached_the_end_is_asked_back_alone() -> None:
     """Whisper's free guess that stopped before the last word makes its transcript incomplete
     (the end-pointer waits for the full pause); PocketSphinx's word graph ends only on a whole
     phrase, so its agreement says the last word was there."""
-    incomplete = Transcript(ASKED.nbest, False, 200.0)
-    assert asked_back(incomplete)
+    incomplete = Transcript(ASKED.nbest, False, 200.0, held_back=PROBABLY)
+    assert asked_back(incomplete, VOCAB)
     both = agreed(incomplete, heard("springer felix drei"), VOCAB)
     assert both is not None and not both.complete  # still waits for the full pause
 
@@ -115,18 +123,50 @@ def test_a_move_whisper_heard_before_its_guess_reached_the_end_is_asked_back_alo
 def test_answers_and_commands_stay_whisper_s_alone(answer: str) -> None:
     """A "ja" plays the move asked back: it is sure only by Whisper's own rule (the free guess
     says it alone), never because PocketSphinx heard "ja" too."""
-    asked = Transcript(((answer, 0.46),), True, 200.0)
-    assert agreed(asked, heard(answer), VOCAB) is None
+    assert not asked_back(asked((answer, 0.46)), VOCAB)
+    assert agreed(asked((answer, 0.46)), heard(answer), VOCAB) is None
 
 
 def test_a_rival_whisper_heard_almost_as_well_still_makes_the_matcher_ask(
     settings: Settings,
 ) -> None:
     """The confidences are scaled together: two moves Whisper heard alike stay alike."""
-    close = Transcript((("eva vier", 0.46), ("eva drei", 0.45)), True, 200.0)
+    close = asked(("eva vier", 0.46), ("eva drei", 0.45))
     both = agreed(close, heard("eva vier"), VOCAB)
     assert both is not None
     assert decision(both, settings)[0] != Decision.ACCEPT
+
+
+@pytest.mark.parametrize("held", [{"lead"}, {"level"}, {"probability", "lead"}, {"guess", "level"}])
+def test_a_close_rival_or_faint_speech_keeps_the_question_whatever_pocketsphinx_heard(
+    held: set[str],
+) -> None:
+    """Issue 18 §3: play at once only when the best is clearly ahead and the audio is good.
+    Whisper torn between two moves ("lead") or speech little above the room ("level") is
+    asked back even when PocketSphinx heard the same: its agreement stands in only for
+    Whisper's probability and its free guesses."""
+    whisper = asked(
+        ("springer felix drei", 0.49), ("springer felix fünf", 0.1), held_back=frozenset(held)
+    )
+    assert not asked_back(whisper, VOCAB)
+    assert agreed(whisper, heard("springer felix drei"), VOCAB) is None
+
+
+def test_whisper_s_free_guesses_are_outvoted_by_pocketsphinx_agreeing(settings: Settings) -> None:
+    guessed_otherwise = asked(("springer felix drei", 0.49), held_back=frozenset({"guess"}))
+    both = agreed(guessed_otherwise, heard("springer felix drei"), VOCAB)
+    assert both is not None and decision(both, settings) == (Decision.ACCEPT, "g1f3")
+
+
+def test_pocketsphinx_torn_between_two_phrases_does_not_agree() -> None:
+    """Its best must be one it would have played itself (at the play point)."""
+    torn = Transcript((("springer felix drei", 0.3), ("springer felix fünf", 0.29)), True, 120.0)
+    assert agreed(ASKED, torn, VOCAB) is None
+
+
+def test_a_transcript_that_says_nothing_of_why_is_not_lifted() -> None:
+    """A recogniser that does not say what held its best phrase back (``held_back`` empty)."""
+    assert not asked_back(Transcript(ASKED.nbest, True, 200.0), VOCAB)
 
 
 # -- for real: Whisper base and PocketSphinx on synthesized speech -----------------------------
@@ -203,3 +243,59 @@ def test_pocketsphinx_is_not_asked_when_whisper_is_sure(
     transcript = both.recognize(synthesize("Springer Felix drei", tmp_path), 16000)
     assert transcript.nbest[0][1] >= settings.matching.accept_confidence
     assert sphinx.calls == calls
+
+
+@needs_espeak
+def test_pocketsphinx_is_not_asked_about_an_answer(
+    listeners: tuple[WhisperRecognizer, Counted, SecondOpinion], tmp_path: Path
+) -> None:
+    """While a move is asked back, "ja" and "nein" are Whisper's alone: PocketSphinx's decode
+    would only delay the answer."""
+    _, sphinx, both = listeners
+    both.set_context([("ja",), ("nein",), ("korrektur",)])
+    calls = sphinx.calls
+    for word in ("ja", "nein"):
+        assert both.recognize(synthesize(word, tmp_path), 16000).best == word
+    assert sphinx.calls == calls
+
+
+class Failing(Counted):
+    """The real PocketSphinx, failing when asked (a broken installation, a lost process)."""
+
+    def recognize(
+        self, audio: np.ndarray, sample_rate: int, *, alternatives: bool = True
+    ) -> Transcript:
+        self.calls += 1
+        raise RuntimeError("the decoder is gone")
+
+
+@needs_espeak
+def test_a_failing_second_opinion_leaves_whisper_s_answer(
+    whisper_model: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    whisper = WhisperRecognizer(whisper_model, VOCAB)
+    failing = Failing(SphinxRecognizer(VOCAB))
+    both = SecondOpinion(whisper, failing, VOCAB)  # type: ignore[arg-type]
+    try:
+        board = chess.Board("1Rb2k2/8/7R/p3b1p1/B1p5/8/8/5K2 w - - 1 40")
+        both.set_context(position_phrases(board, VOCAB))
+        audio = synthesize("Läufer Cesar zwei", tmp_path)
+        with caplog.at_level(logging.ERROR):
+            transcript = both.recognize(audio, 16000)
+        assert failing.calls == 1 and "second opinion failed" in caplog.text
+        assert transcript.nbest == whisper.recognize(audio, 16000).nbest  # asked back
+    finally:
+        both.close()
+
+
+def test_whisper_listens_alone_when_pocketsphinx_cannot_start(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def cannot(*args: object, **kwargs: object) -> None:
+        raise RecognizerError("the acoustic model is missing")
+
+    monkeypatch.setattr(SphinxRecognizer, "__init__", cannot)
+    with caplog.at_level(logging.WARNING):
+        chosen = make_recognizer(settings, VOCAB)
+    assert isinstance(chosen, WhisperRecognizer)
+    assert "without PocketSphinx's second opinion: the acoustic model is missing" in caplog.text

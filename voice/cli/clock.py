@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, get_args
 
 from voice.cli._laws import add_laws_argument
-from voice.config import ClockKeys, Language, Settings
+from voice.config import ClockKeys, Language, Settings, override
 from voice.game.clock_mode import ACTIONS, ClockSession
 from voice.keyboard import KeyReader
 from voice.rules.events import Ask, ClockState, InputEvent, KeyPress, OutputEvent, Say, Setup, Tick
@@ -189,7 +189,9 @@ class SpokenRequests:
         from voice.words.vocabulary import Vocabulary
 
         self.vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
-        self.input = SpeechInput(settings, self.vocab, speaker)
+        # Only command words are heard here, which PocketSphinx never votes on: Whisper alone.
+        alone = override(settings, speech={"second_opinion": False})
+        self.input = SpeechInput(alone, self.vocab, speaker)
         self.input.set_context(
             phrase for name in self.WORDS for phrase in self.vocab.commands.get(name, ())
         )

@@ -49,6 +49,11 @@ class Transcript:
     reason: str = ""
     """Why ``nbest`` is empty: "silence", "partial", "out-of-grammar" (speech the allowed
     phrases do not explain), or "" when something was heard."""
+    held_back: frozenset[str] = frozenset()
+    """Why a best phrase that may well be right is reported below the play point, to be asked
+    back (Whisper: "probability" below ``sure``, "lead" over the next too small, "level" of
+    the speech too low above the room, "guess": the free guesses do not agree); empty when
+    nothing held it back or the recogniser does not say."""
 
     @property
     def best(self) -> str:
@@ -167,13 +172,17 @@ def _with_second_opinion(
     whisper: Recognizer, settings: Settings, vocab: Vocabulary, extra_words: Sequence[str]
 ) -> Recognizer:
     """Whisper with PocketSphinx's second opinion (``[speech] second_opinion``); Whisper alone,
-    and the reason in the log, when PocketSphinx cannot start."""
+    and the reason in the log, when PocketSphinx cannot start. PocketSphinx votes with the
+    voice as shipped: an enrolled voice (``voice-chess enrol``) hears with looser rules, and
+    what it does as a voter is not measured yet."""
     import logging
 
+    from voice.config import override
     from voice.speech.recognizers.second_opinion import SecondOpinion
 
+    shipped = override(settings, speech={"adaptation": "off"})
     try:
-        sphinx = make_recognizer(settings, vocab, backend="sphinx", extra_words=extra_words)
+        sphinx = make_recognizer(shipped, vocab, backend="sphinx", extra_words=extra_words)
     except RecognizerError as error:
         logging.getLogger(__name__).warning(
             "Whisper listens without PocketSphinx's second opinion: %s", error

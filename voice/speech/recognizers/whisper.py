@@ -270,6 +270,17 @@ class Features:
         (``agrees``): only then may it be played without a question, however probable."""
         return self.lead >= c.play_lead and self.level_db >= c.play_level_db and self.agrees
 
+    def held_back(self, c: Calibration = CALIBRATION) -> frozenset[str]:
+        """What keeps the best candidate from being played (``Transcript.held_back``): its
+        probability below ``c.sure``, and whatever :meth:`clear` finds missing."""
+        reasons = {
+            "probability": self.probability(c) < c.sure,
+            "lead": self.lead < c.play_lead,
+            "level": self.level_db < c.play_level_db,
+            "guess": not self.agrees,
+        }
+        return frozenset(name for name, holds in reasons.items() if holds)
+
     def vector(self) -> tuple[float, float, float, float, float]:
         """As the logistic model sees them (:func:`_model_inputs`): the calibration fits on
         these."""
@@ -737,7 +748,8 @@ class WhisperRecognizer:
         # word, which the free guess does not end with. Reported as incomplete, so that the
         # end-pointer waits for the full pause; the n-best list stays (the utterance may
         # really have ended there, said unclearly).
-        return Transcript(tuple(nbest), complete, _ms(started))
+        held = features.held_back(calibration)
+        return Transcript(tuple(nbest), complete, _ms(started), held_back=held)
 
     def judge(
         self, pcm: np.ndarray, candidates: Sequence[_Candidate] | None = None
