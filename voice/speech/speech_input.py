@@ -22,6 +22,7 @@ import numpy as np
 
 from voice.config import ConfigError, Settings, override
 from voice.speech.listen import RATE, Listener, Utterance
+from voice.speech.recognizers import close_recognizer
 from voice.words.messages import message
 from voice.words.utterance import Heard
 from voice.words.vocabulary import Phrase, Vocabulary
@@ -169,7 +170,7 @@ class SpeechInput:
                 new, self._next_recognizer = self._next_recognizer, None
             if new is not None:
                 old, self.recognizer, self._applied = self.recognizer, new, None
-                _close(old)
+                close_recognizer(old)
                 log.info("recognising with the voice learnt during the game")
             if context != self._applied:
                 self.recognizer.set_context(context)
@@ -201,15 +202,8 @@ class SpeechInput:
         if self._thread is not None:
             self._thread.join(timeout=5)
         self.listener.stop()
-        _close(self.recognizer)
+        close_recognizer(self.recognizer)
         with self._lock:
             waiting, self._next_recognizer = self._next_recognizer, None
         if waiting is not None:
-            _close(waiting)
-
-
-def _close(recognizer: Recognizer) -> None:
-    """Stop PocketSphinx's second decoder process (other recognisers have nothing to stop)."""
-    stop = getattr(recognizer, "close", None)
-    if callable(stop):
-        stop()
+            close_recognizer(waiting)

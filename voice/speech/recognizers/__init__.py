@@ -92,6 +92,14 @@ class Recognizer(Protocol):
         """A short name for start-up sentences ("PocketSphinx", "Vosk vosk-model-small-de")."""
 
 
+def close_recognizer(recognizer: Recognizer) -> None:
+    """Release what a recogniser holds beyond memory: PocketSphinx's helper process, Whisper's
+    model (both have ``close``; Vosk has nothing to release)."""
+    stop = getattr(recognizer, "close", None)
+    if callable(stop):
+        stop()
+
+
 class WholeUtterance:
     """The streamed chunks of one utterance, for a recogniser that decodes only whole ones
     (Whisper; Whisper with PocketSphinx's second opinion): ``start``/``accept`` collect,

@@ -36,7 +36,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from voice.speech.recognizers import Recognizer, Transcript, WholeUtterance
+from voice.speech.recognizers import (
+    Recognizer,
+    Transcript,
+    WholeUtterance,
+    close_recognizer,
+)
 from voice.speech.recognizers.whisper import CALIBRATION, reported
 from voice.speech.wavio import RATE, as_pcm16
 from voice.words.phrases import parse_intent, without_check_words
@@ -164,7 +169,5 @@ class SecondOpinion:
 
     def close(self) -> None:
         """Release both (PocketSphinx's helper process, Whisper's model)."""
-        for part in (self.second, self.first):
-            stop = getattr(part, "close", None)
-            if callable(stop):
-                stop()
+        close_recognizer(self.second)
+        close_recognizer(self.first)

@@ -268,11 +268,13 @@ class Features:
         """The best candidate is clearly ahead of the next (``c.play_lead``), the speech
         stands well above the room (``c.play_level_db``) and the free guess agrees with it
         (``agrees``): only then may it be played without a question, however probable."""
-        return self.lead >= c.play_lead and self.level_db >= c.play_level_db and self.agrees
+        return self.held_back(c) <= {"probability"}
 
     def held_back(self, c: Calibration = CALIBRATION) -> frozenset[str]:
         """What keeps the best candidate from being played (``Transcript.held_back``): its
-        probability below ``c.sure``, and whatever :meth:`clear` finds missing."""
+        probability below ``c.sure`` ("probability"), a lead below ``c.play_lead`` ("lead"),
+        speech below ``c.play_level_db`` above the room ("level"), free guesses that do not
+        agree ("guess")."""
         reasons = {
             "probability": self.probability(c) < c.sure,
             "lead": self.lead < c.play_lead,
