@@ -1,11 +1,13 @@
 """PocketSphinx's second opinion (issue 18 §1, "both voting, disagreement asked back"): a move
-Whisper would ask back is played at once when PocketSphinx heard the very same phrase; anything
-else stays as Whisper decided."""
+Whisper would ask back is played at once when PocketSphinx heard the very same phrase; a move
+Whisper would only offer among choices or refuse is asked back when PocketSphinx heard it;
+anything else stays as Whisper decided."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 import chess
@@ -22,6 +24,8 @@ from voice.speech.recognizers.second_opinion import (
     SecondOpinion,
     agreed,
     asked_back,
+    confirmed,
+    doubted,
 )
 from voice.speech.recognizers.sphinx import SphinxRecognizer
 from voice.speech.recognizers.whisper import WhisperRecognizer
@@ -91,22 +95,88 @@ def test_check_words_count_for_nothing_in_the_agreement(settings: Settings) -> N
     assert agreed(check, heard("springer felix drei"), VOCAB) is not None
 
 
-def test_only_a_move_whisper_would_ask_back_is_touched() -> None:
-    """Whisper's sure moves, its choices (below ASKED_FROM) and what it did not hear are its
-    own: PocketSphinx neither plays, offers nor refuses anything."""
+# Whisper's choices (below ASKED_FROM, the nearest few almost alike) and a refusal of speech
+# whose nearest phrase fitted too weakly to be offered.
+CHOICES = Transcript(
+    tuple((text, ASKED_FROM * 0.9 * 0.95**i) for i, text in enumerate(("eva vier", "eva drei"))),
+    True,
+    200.0,
+)
+REFUSED = Transcript(
+    (),
+    True,
+    200.0,
+    partial="Springa Felix Tri.",
+    reason="out-of-grammar",
+    nearest="springer felix drei",
+)
+
+
+def test_only_a_move_whisper_would_ask_back_is_played() -> None:
+    """Whisper's sure moves are its own, and its choices and refusals are never played:
+    PocketSphinx hearing the same makes at most a question of them."""
     sure = Transcript((("springer felix drei", 0.7),), True, 200.0)
-    choices = Transcript(
-        tuple(
-            (text, ASKED_FROM * 0.9 * 0.95**i) for i, text in enumerate(("eva vier", "eva drei"))
-        ),
-        True,
-        200.0,
-    )
-    nothing = Transcript((), True, 200.0, reason="out-of-grammar")
-    for whisper in (sure, choices, nothing):
+    for whisper in (sure, CHOICES, REFUSED):
         assert not asked_back(whisper, VOCAB)
-        assert agreed(whisper, heard(whisper.best or "eva vier"), VOCAB) is None
+        assert agreed(whisper, heard(whisper.best or whisper.nearest), VOCAB) is None
     assert asked_back(ASKED, VOCAB)
+    assert confirmed(sure, heard("springer felix drei"), VOCAB) is None
+    assert confirmed(ASKED, heard("springer felix drei"), VOCAB) is None  # agreed() plays it
+
+
+def test_choices_become_one_question_when_pocketsphinx_heard_the_first(
+    settings: Settings,
+) -> None:
+    """Appendix D players answer a question with "ja"; three numbered moves cost a number and
+    a longer listen. Two recognisers that rank the same phrase best make a question."""
+    assert decision(CHOICES, settings) == (Decision.CHOOSE, None)
+    asking = confirmed(CHOICES, heard("eva vier"), VOCAB)
+    assert asking is not None and asking.nbest == (("eva vier", ASKED_FROM),)
+    assert decision(asking, settings) == (Decision.CONFIRM, "e2e4")
+
+
+def test_speech_whisper_refused_is_asked_back_when_pocketsphinx_heard_its_nearest_phrase(
+    settings: Settings,
+) -> None:
+    """Whisper refused it (its free guess far from every phrase), yet its nearest phrase is
+    the one PocketSphinx heard whole: asked back ("Springer Felix drei?"), never played."""
+    assert decision(REFUSED, settings)[0] == Decision.REJECT
+    asking = confirmed(REFUSED, heard("springer felix drei", 0.99), VOCAB)
+    assert asking is not None and not asking.reason and not asking.nearest
+    assert decision(asking, settings) == (Decision.CONFIRM, "g1f3")
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        heard("eva drei"),  # the second of the choices: not the one Whisper ranked best
+        heard("springer felix drei"),  # a phrase Whisper did not rank best
+        Transcript((), True, 120.0, reason="out-of-grammar"),
+        Transcript((), False, 120.0, partial="eva", reason="partial"),
+        heard("eva vier", complete=False),
+        Transcript((("eva vier", 0.3), ("eva drei", 0.29)), True, 120.0),  # torn between two
+    ],
+)
+def test_disagreement_leaves_the_choices_and_the_refusal(second: Transcript) -> None:
+    assert confirmed(CHOICES, second, VOCAB) is None
+    refused = replace(REFUSED, nearest="eva vier")
+    assert confirmed(refused, second, VOCAB) is None
+
+
+def test_only_moves_whisper_doubted_are_asked_back() -> None:
+    """Silence, an answer or a command Whisper was unsure of, and a refusal with no nearest
+    phrase are not moves to ask back."""
+    silence = Transcript((), True, 200.0, reason="silence", nearest="eva vier")
+    answer = Transcript((("ja", 0.3), ("nein", 0.28)), True, 200.0)
+    command = replace(REFUSED, nearest="remis")
+    nameless = replace(REFUSED, nearest="")
+    for whisper in (silence, answer, command, nameless):
+        assert doubted(whisper, VOCAB) is None
+        assert (
+            confirmed(whisper, heard(whisper.best or whisper.nearest or "eva vier"), VOCAB) is None
+        )
+    assert doubted(CHOICES, VOCAB) == "eva vier"
+    assert doubted(REFUSED, VOCAB) == "springer felix drei"
 
 
 def test_a_move_whisper_heard_before_its_guess_reached_the_end_is_asked_back_alone() -> None:
@@ -227,6 +297,35 @@ def test_a_move_whisper_asks_back_and_pocketsphinx_hears_alike_is_played(
     assert sphinx.calls == calls + 1
     both.recognize(audio, 16000)  # the utterance the completion check already decoded
     assert sphinx.calls == calls + 1
+
+
+@needs_espeak
+@pytest.mark.parametrize(
+    ("voice", "alone"),
+    [("de+Denis", Decision.CHOOSE), ("de+linda", Decision.REJECT)],
+)
+def test_a_move_whisper_offers_or_refuses_and_pocketsphinx_hears_alike_is_asked_back(
+    listeners: tuple[WhisperRecognizer, Counted, SecondOpinion],
+    settings: Settings,
+    tmp_path: Path,
+    voice: str,
+    alone: Decision,
+) -> None:
+    """espeak-ng's "Dame Eva drei" (found on the tuning corpus of seed 101): Whisper alone
+    offers three moves for one voice and says "nicht verstanden" for another; PocketSphinx
+    heard the phrase Whisper ranked best, so it is asked back, and not played."""
+    whisper, _, both = listeners
+    board = chess.Board("2rq2k1/6pp/5p2/2Pn4/p3r1PP/1Q3N2/1P3P2/1NB1KR2 w - - 0 22")
+    both.set_context(position_phrases(board, VOCAB))
+    audio = synthesize("Dame Eva drei", tmp_path, voice=voice)
+    result = match_move(
+        board, hypotheses(whisper.recognize(audio, 16000), VOCAB), VOCAB, settings.matching
+    )
+    assert result.decision == alone
+    result = match_move(
+        board, hypotheses(both.recognize(audio, 16000), VOCAB), VOCAB, settings.matching
+    )
+    assert (result.decision, result.move) == (Decision.CONFIRM, chess.Move.from_uci("b3e3"))
 
 
 @needs_espeak

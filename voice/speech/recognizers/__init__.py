@@ -54,6 +54,10 @@ class Transcript:
     back (Whisper: "probability" below ``sure``, "lead" over the next too small, "level" of
     the speech too low above the room, "guess": the free guesses do not agree); empty when
     nothing held it back or the recogniser does not say."""
+    nearest: str = ""
+    """For speech refused as "out-of-grammar" (Whisper): the allowed phrase that fitted it
+    best, too weakly to be proposed. Never a proposal on its own: only a second recogniser
+    that heard this very phrase may have it asked back (:mod:`.second_opinion`)."""
 
     @property
     def best(self) -> str:

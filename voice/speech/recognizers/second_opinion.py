@@ -1,29 +1,37 @@
-"""A second opinion: PocketSphinx listens too when Whisper would ask a move back.
+"""A second opinion: PocketSphinx listens too when Whisper is not sure of a move.
 
 Whisper plays a move without a question only when it is clearly ahead and the audio is good
-(issue 18 §3); on voices it was not tuned on it asks most right moves back, and every question
-costs the player a "ja" and a few seconds. PocketSphinx hears with another kind of model (an
-English acoustic model through a German lexicon, with a word graph of exactly the position's
-phrases) and goes wrong in other ways. When it hears, on its own, the very move Whisper would
-ask back, the two agree and the move is played at once (issue 18 §1: "both voting, disagreement
-asked back"). When it hears another phrase or nothing, Whisper's question stands: PocketSphinx
-never proposes, offers or refuses anything here, and Whisper's sure moves, its choices and its
-refusals are never touched.
+(issue 18 §3); on voices it was not tuned on it asks most right moves back, offers others among
+numbered choices or refuses them, and every question costs the player a "ja" and a few
+seconds. PocketSphinx hears with another kind of model (an English acoustic model through a
+German lexicon, with a word graph of exactly the position's phrases) and goes wrong in other
+ways. Two recognisers hearing the same phrase on their own is evidence neither has alone
+(issue 18 §1: "both voting, disagreement asked back"):
 
-Only moves are confirmed this way, and only where what held Whisper back was its own
-probability or its free guesses (:data:`LIFTED`): a move it was torn over (a rival close
-behind) or heard in faint speech stays asked back. A "ja" or "nein" stays Whisper's alone
-(its own rule for answers: the free guess must say the word alone), and so do commands.
+- **A move Whisper would ask back** (:func:`asked_back`) that PocketSphinx heard as the very
+  same phrase is played at once (:func:`agreed`), but only where what held Whisper back was its
+  own probability or its free guesses (:data:`LIFTED`): a move it was torn over (a rival close
+  behind) or heard in faint speech stays asked back.
+- **A move Whisper would only offer among choices, or refuse** (:func:`doubted`: its best
+  phrase, too weakly heard to be asked) that PocketSphinx heard as the same phrase is asked
+  back (:func:`confirmed`): one question instead of three numbered moves or a "say it
+  again". Never played: Whisper was unsure.
+
+When PocketSphinx hears another phrase or nothing, Whisper's answer stands: PocketSphinx never
+proposes a phrase of its own, and Whisper's sure moves are never touched. A "ja" or "nein"
+stays Whisper's alone (its own rule for answers: the free guess must say the word alone), and
+so do commands.
 
 Measured on the tuning voices only (seeds 11 and 101, 60 moves each, cut by the end-pointer as
-in a room; the hall and accented German for seed 101): of the right moves Whisper asked back,
+in a room; the hall and accented German for seed 101). Of the right moves Whisper asked back,
 the vote plays 32 of 48 in quiet, 18 of 34 in pink noise at 10 dB, 6 of 25 in the hall, 7 of
 17 accented, none in babble (PocketSphinx hears nothing there); of the 11 wrong moves Whisper
-asked back, none. On the report voices (docs/speech.md §5a) the right moves played at once
-rose from 20 to 35 of 100 in quiet, and no wrong move was played.
+asked back, none. Of the moves Whisper offered or refused, the agreement asks back 11 of 26 in
+quiet, 18 of 41 in pink noise, 2 of 13 in the hall, 6 of 26 accented, all 37 right. Report
+voices: docs/speech.md §5a.
 
-PocketSphinx runs only for a move Whisper would ask back (:func:`asked_back`): that answer
-comes about one PocketSphinx decode later (about 0.15 s), the others as before.
+PocketSphinx runs only where it may change the answer (:func:`asked_back`, :func:`doubted`):
+that answer comes about one PocketSphinx decode later (about 0.15 s), the others as before.
 """
 
 from __future__ import annotations
@@ -93,15 +101,52 @@ def agreed(first: Transcript, second: Transcript, vocab: Vocabulary) -> Transcri
     count for nothing, as everywhere (:func:`voice.words.phrases.without_check_words`). The
     confidences are scaled together so that the best reaches :data:`PLAYED`: a rival Whisper
     heard almost as well stays as near, and the matcher still asks where two moves fit alike."""
-    if not asked_back(first, vocab) or not second.nbest or not second.complete:
-        return None
-    if second.nbest[0][1] < PLAYED:
-        return None
-    if _words(first.best, vocab) != _words(second.best, vocab):
+    if not asked_back(first, vocab) or not heard_alike(second, first.best, vocab):
         return None
     scale = PLAYED / first.nbest[0][1]
     nbest = tuple((text, min(1.0, round(conf * scale, 6))) for text, conf in first.nbest)
     return replace(first, nbest=nbest)
+
+
+def doubted(transcript: Transcript, vocab: Vocabulary) -> str | None:
+    """The move phrase Whisper fitted best but would neither play nor ask back: the first of
+    the moves it offers by number (below :data:`ASKED_FROM`), or the nearest phrase of speech
+    it refuses as out-of-grammar (``Transcript.nearest``); None for anything else (a move
+    asked back or played, silence, answers and commands)."""
+    if transcript.nbest:
+        phrase = transcript.best if transcript.nbest[0][1] < ASKED_FROM else ""
+    else:
+        phrase = transcript.nearest if transcript.reason == "out-of-grammar" else ""
+    if not phrase or parse_intent(_words(phrase, vocab), vocab) is None:
+        return None
+    return phrase
+
+
+def confirmed(first: Transcript, second: Transcript, vocab: Vocabulary) -> Transcript | None:
+    """``first`` (Whisper's: choices, or a refusal) turned into the question of its best
+    phrase, when ``second`` (PocketSphinx's) heard that very phrase whole and would have played
+    it itself; None when they do not agree. Never a move played: two recognisers that rank the
+    same phrase best, one of them unsure, make a question ("Springer Felix fünf?"), not three
+    numbered moves or a "say it again". The rivals go: the player answers "ja" or "nein"."""
+    phrase = doubted(first, vocab)
+    if phrase is None or not heard_alike(second, phrase, vocab):
+        return None
+    return replace(
+        first,
+        nbest=((phrase, ASKED_FROM),),
+        partial="",
+        reason="",
+        nearest="",
+        held_back=frozenset({"probability"}),
+    )
+
+
+def heard_alike(second: Transcript, phrase: str, vocab: Vocabulary) -> bool:
+    """``second`` heard ``phrase`` whole (check and mate words aside) with its best at its own
+    play point (:data:`PLAYED`: not torn between that phrase and another)."""
+    if not second.nbest or not second.complete or second.nbest[0][1] < PLAYED:
+        return False
+    return _words(phrase, vocab) == _words(second.best, vocab)
 
 
 def _words(text: str, vocab: Vocabulary) -> Phrase:
@@ -109,8 +154,9 @@ def _words(text: str, vocab: Vocabulary) -> Phrase:
 
 
 class SecondOpinion:
-    """Whisper (``first``) with PocketSphinx (``second``) asked whenever Whisper would ask a move
-    back (see the module notes). Implements :class:`voice.speech.recognizers.Recognizer`."""
+    """Whisper (``first``) with PocketSphinx (``second``) asked whenever Whisper is not sure of
+    a move: one it would ask back, offer among choices or refuse (see the module notes).
+    Implements :class:`voice.speech.recognizers.Recognizer`."""
 
     def __init__(self, first: Recognizer, second: Recognizer, vocab: Vocabulary) -> None:
         self.first = first
@@ -146,13 +192,14 @@ class SecondOpinion:
                 return replace(self._last[2], decode_ms=ms)  # ready: no wait
             first = self.first.recognize(pcm, RATE, alternatives=alternatives)
             transcript = first
-            if asked_back(first, self.vocab):
+            if asked_back(first, self.vocab) or doubted(first, self.vocab) is not None:
                 try:
                     second = self.second.recognize(pcm, RATE)
                 except Exception:  # the second opinion must never cost the first
                     log.exception("PocketSphinx's second opinion failed; Whisper's answer stands")
                 else:
-                    both = agreed(first, second, self.vocab) or first
+                    vote = agreed(first, second, self.vocab)
+                    both = vote or confirmed(first, second, self.vocab) or first
                     transcript = replace(both, decode_ms=first.decode_ms + second.decode_ms)
             self._last = (key, self._allowed, transcript)
             return transcript

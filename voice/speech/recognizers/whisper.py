@@ -730,7 +730,12 @@ class WhisperRecognizer:
             if p < calibration.choices_from or best.distance > calibration.choices_distance:
                 # "Say it again": small talk lands here, far from every phrase.
                 return Transcript(
-                    (), True, _ms(started), partial=guesses[0].strip(), reason="out-of-grammar"
+                    (),
+                    True,
+                    _ms(started),
+                    partial=guesses[0].strip(),
+                    reason="out-of-grammar",
+                    nearest=" ".join(best.phrase),
                 )
             # The nearest few almost alike (best first): the matcher offers them by number.
             nbest = [
