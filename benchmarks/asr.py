@@ -22,7 +22,10 @@ An utterance counts as **correct** when the matcher accepts or asks to confirm t
 **wrong** when it accepts or confirms another move (**played** when it accepts another move
 without a question: the worst outcome), **choose** when it offers several moves (the player
 picks one by number; whether the right one was among them is counted too), and **rejected**
-when it proposes nothing. :data:`TARGETS` are the aims each figure is printed against.
+when it proposes nothing. When the recogniser's best phrase is a request or a command ("Reihe
+sieben", "Zeit"), the game answers that and makes no move of it (it reads commands before
+moves), so the utterance counts as a **request**, shown as part of rejected, whatever move the
+matcher would rank from its words. :data:`TARGETS` are the aims each figure is printed against.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from voice.speech.recognizers.lexicon import Lexicon, lexicon_dir
 from voice.speech.wavio import RATE, load_for_recognition, to_int16, write_wav
 from voice.words.matcher import Decision, match_move
 from voice.words.phrases import PhraseTable, phrase_table, speakable, spoken_forms
+from voice.words.utterance import read_command
 from voice.words.vocabulary import PIECE_WORDS, Phrase, Vocabulary
 
 if TYPE_CHECKING:
@@ -645,8 +649,15 @@ class Report:
     """Moves heard as in a room, through the end-pointer (``--room``)."""
 
 
-def outcome(decision: Decision, move: chess.Move | None, meant: str | None) -> str:
-    """correct / wrong / choose / rejected; for non-moves: proposed / rejected."""
+def outcome(
+    decision: Decision, move: chess.Move | None, meant: str | None, *, request: bool = False
+) -> str:
+    """correct / wrong / choose / rejected; for non-moves: proposed / rejected. "request" for
+    either when the best phrase heard reads as a request or a command (``request``): the game
+    reads commands before moves (``voice.game.session``) and answers it, making no move of it,
+    whatever the matcher would rank from its words ("Reihe sieben" is not "… sieben")."""
+    if request:
+        return "request"
     if meant is None:
         return "rejected" if decision == Decision.REJECT else "proposed"
     if decision in (Decision.ACCEPT, Decision.CONFIRM):
@@ -916,7 +927,8 @@ def _run(
             frontend_ms.append(1000 * (time.perf_counter() - cleaning))
         transcript = listener.recognize(audio, RATE)
         result = match_move(board, hypotheses(transcript, vocab), vocab, settings.matching)
-        result_outcome = outcome(result.decision, result.move, item.move)
+        asks = transcript.nbest and read_command(vocab.normalize(transcript.best), vocab)
+        result_outcome = outcome(result.decision, result.move, item.move, request=bool(asks))
         tally = tallies[condition]
         tally.outcomes[result_outcome] += 1
         tally.decode_ms.append(transcript.decode_ms)
@@ -947,8 +959,10 @@ def _run(
                 f"{' (' + transcript.reason + ')' if transcript.reason else ''}"
                 f"{played if result_outcome == 'wrong' else ''}"
             )
-        elif item.move is None and result_outcome == "proposed":
-            failures.append(f"{condition:9s} proposed {item.text!r} heard {transcript.best!r}")
+        elif item.move is None and result_outcome in ("proposed", "request"):
+            failures.append(
+                f"{condition:9s} {result_outcome} {item.text!r} heard {transcript.best!r}"
+            )
 
     # The work in corpus order (so that the noise drawn for each utterance does not depend on
     # --enrol); with --enrol it is done voice by voice, one adapted recogniser at a time.
@@ -1326,14 +1340,15 @@ def format_report(
                 f"{tally.percent(tally.at_once):7.1f}% "
                 f"{tally.share('wrong'):6.1f}% {tally.percent(tally.played):6.1f}% "
                 f"{tally.share('choose'):6.1f}% {tally.percent(tally.choose_right):7.1f}% "
-                f"{tally.share('rejected'):8.1f}% {p50:7.0f} {p95:7.0f} {snr:>8s} "
+                f"{tally.share('rejected') + tally.share('request'):8.1f}% "
+                f"{p50:7.0f} {p95:7.0f} {snr:>8s} "
                 f"{100.0 * tally.first / tally.count:11.1f}%"
             )
         else:
             lines.append(
                 f"{name:16s} {tally.count:4d} {'proposed a move':>15s} "
                 f"{tally.share('proposed'):6.1f}%, played {tally.percent(tally.played):5.1f}%"
-                f"{'':14s} {p50:7.0f} {p95:7.0f}"
+                f", a request {tally.share('request'):4.1f}% {p50:7.0f} {p95:7.0f}"
             )
     lines += [
         "",
@@ -1342,6 +1357,11 @@ def format_report(
         "accepted without a question (part of wrong) · choose: moves",
         "offered by number, (right): the right one among them · SNR sp.: median signal-to-noise",
         "ratio over the speech frames alone (the names give it over the whole recording)",
+        "heard as a request or command (part of rejected; the game answers it and makes no",
+        "move): "
+        + ", ".join(
+            f"{name} {tally.outcomes['request']}" for name, tally in report.tallies.items()
+        ),
     ]
     if report.room:
         unheard = ", ".join(
@@ -1422,7 +1442,7 @@ def figures(
             "n": tally.count,
             **{
                 key: round(tally.share(key), 2)
-                for key in ("correct", "wrong", "choose", "rejected", "proposed")
+                for key in ("correct", "wrong", "choose", "rejected", "proposed", "request")
             },
             "played_without_question": round(tally.percent(tally.played), 2),
             "right_at_once": round(tally.percent(tally.at_once), 2),

@@ -59,6 +59,14 @@ def test_outcomes_count_a_confirmed_wrong_move_as_wrong_and_a_choice_as_neither(
     assert asr.outcome(Decision.REJECT, None, None) == "rejected"
 
 
+def test_a_request_heard_is_neither_a_wrong_move_nor_a_proposed_one() -> None:
+    """The game reads commands before moves: "Reihe sieben" heard for a move, or for small
+    talk, is answered as a request, whatever move the matcher would rank from its words."""
+    other = chess.Move.from_uci("b1c3")
+    assert asr.outcome(Decision.CONFIRM, other, "g1f3", request=True) == "request"
+    assert asr.outcome(Decision.CHOOSE, None, None, request=True) == "request"
+
+
 def test_word_confusions_align_substitutions_and_missing_words() -> None:
     said = ("bauer", "bella", "schlägt", "cesar", "drei")
     heard = ("bauer", "eva", "cesar", "zwei")
@@ -265,6 +273,24 @@ def test_the_benchmark_measures_false_moves_on_the_sentences_given(
     assert main([*argv, "--conditions", "clean,non-chess"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if "non-chess" in line]
     assert rows and rows[0].split()[2] == "2"  # "non-chess speech   2 proposed a move ..."
+
+
+@needs_espeak
+def test_a_request_said_is_counted_as_a_request_not_as_a_move(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The matcher ranks moves from "Reihe sieben" ("… sieben"); the game answers the request."""
+    from benchmarks.cli import main
+
+    text = tmp_path / "talk.txt"
+    text.write_text("Reihe sieben\nWer deckt Hector drei\n", "utf-8")
+    argv = ["asr", "--count", "1", "--backend", "whisper", "--sentences", str(text)]
+    assert main([*argv, "--conditions", "non-chess", "--failures", "5"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("non-chess"))
+    assert "proposed a move    0.0%" in row and "a request 100.0%" in row
+    assert "request 'Reihe sieben' heard 'reihe sieben'" in out
+    assert "request 'Wer deckt Hector drei' heard 'wer deckt hector drei'" in out
 
 
 def test_a_candidate_pronunciation_with_an_unknown_phone_is_a_clear_error(
