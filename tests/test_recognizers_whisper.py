@@ -212,6 +212,45 @@ def test_small_talk_is_no_move(
     assert transcript.nbest == () or transcript.nbest[0][1] < settings.matching.accept_confidence
 
 
+@pytest.mark.parametrize(
+    ("best", "guess", "passed_on"),
+    [
+        # A request or command the free guess did not say: the game would carry it out.
+        (("reihe", "sieben"), " Bella sieben.", False),  # would read rank 7 out
+        (("schiedsrichter",), " Nal mit dem Nick.", False),  # would call the arbiter
+        (("linie", "gustav"), " König Gustav zwei.", False),
+        # Said word for word by the guess: a request heard unsurely but whole.
+        (("reihe", "sieben"), " Reihe sieben.", True),
+        (("wer", "deckt", "eva", "vier"), " Wer deckt Eva vier?", True),
+        # Moves, answers and numbers have their own rules for an unsure hearing.
+        (("eva", "vier"), " Eva vier.", True),  # offered by number beside its neighbours
+        (("ja",), " Ja.", True),  # the session asks an unsure "ja" again
+        (("zwei",), " Zwei.", True),  # the move it picks is asked back by name
+    ],
+)
+def test_below_unsure_a_request_is_passed_on_only_when_the_guess_said_it(
+    recognizer: WhisperRecognizer,
+    monkeypatch: pytest.MonkeyPatch,
+    best: tuple[str, ...],
+    guess: str,
+    passed_on: bool,
+) -> None:
+    """Whisper unsure (between ``choices_from`` and ``unsure``, near its free guess) of a
+    request or a command its guess did not say: "say it again"."""
+    rival = Scored(("eva", "drei"), -4.0, -4.0, 3, 0.3, (0.3,))
+    evidence = Evidence([Scored(best, -3.0, -3.0, 3, 0.1, (0.1,)), rival], [guess], -2.0)
+    unsure = (CALIBRATION.choices_from + CALIBRATION.unsure) / 2
+    features = Features(0.5, -1.0, 20.0, 0.1, 1.0, True)
+    monkeypatch.setattr(recognizer, "judge", lambda pcm, candidates=None: (evidence, features))
+    monkeypatch.setattr(Features, "probability", lambda self, c=CALIBRATION: unsure)
+    level = 1000 + sum(map(ord, guess)) % 5000  # each case its own audio: never the cached one
+    audio = np.full(16000, level, dtype=np.int16)
+    transcript = recognizer.recognize(audio, 16000)
+    assert bool(transcript.nbest) == passed_on
+    if not passed_on:
+        assert transcript.reason == "out-of-grammar" and transcript.nearest == " ".join(best)
+
+
 def test_silence_and_steady_noise_are_nothing(recognizer: WhisperRecognizer) -> None:
     recognizer.set_context(position_phrases(chess.Board(), Vocabulary.default()))
     quiet = np.zeros(16000, dtype=np.int16)
