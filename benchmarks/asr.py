@@ -22,10 +22,12 @@ An utterance counts as **correct** when the matcher accepts or asks to confirm t
 **wrong** when it accepts or confirms another move (**played** when it accepts another move
 without a question: the worst outcome), **choose** when it offers several moves (the player
 picks one by number; whether the right one was among them is counted too), and **rejected**
-when it proposes nothing. When the recogniser's best phrase is a request or a command ("Reihe
-sieben", "Zeit"), the game answers that and makes no move of it (it reads commands before
-moves), so the utterance counts as a **request**, shown as part of rejected, whatever move the
-matcher would rank from its words. :data:`TARGETS` are the aims each figure is printed against.
+when it proposes nothing. When the recogniser's best phrase is a command, the game carries that
+out and makes no move of it (it reads commands before moves), whatever move the matcher would
+rank from its words: a **request** for information ("Reihe sieben", "Zeit";
+``voice.game.session.REQUESTS``) counts as part of rejected, a **command** that changes the game
+("Remis", "Aufgabe", "Schiedsrichter") as part of wrong (for small talk: of proposed).
+:data:`TARGETS` are the aims each figure is printed against.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ import numpy as np
 from benchmarks import rooms
 from benchmarks.frontend import suppress
 from voice.config import Settings
+from voice.game.session import REQUESTS
 from voice.speech.recognizers import Recognizer, hypotheses, make_recognizer
 from voice.speech.recognizers.grammar import position_phrases
 from voice.speech.recognizers.lexicon import Lexicon, lexicon_dir
@@ -314,6 +317,17 @@ class Tally:
 
     def share(self, outcome: str) -> float:
         return 100.0 * self.outcomes[outcome] / max(self.count, 1)
+
+    @property
+    def wrong(self) -> float:
+        """Percent of moves heard as another move, or as a command that changes the game."""
+        return self.share("wrong") + self.share("command")
+
+    @property
+    def proposed(self) -> float:
+        """Percent of what is not a move heard as a move, or as a command that changes the
+        game."""
+        return self.share("proposed") + self.share("command")
 
     def percent(self, number: int) -> float:
         return 100.0 * number / max(self.count, 1)
@@ -650,14 +664,16 @@ class Report:
 
 
 def outcome(
-    decision: Decision, move: chess.Move | None, meant: str | None, *, request: bool = False
+    decision: Decision, move: chess.Move | None, meant: str | None, *, command: str | None = None
 ) -> str:
-    """correct / wrong / choose / rejected; for non-moves: proposed / rejected. "request" for
-    either when the best phrase heard reads as a request or a command (``request``): the game
-    reads commands before moves (``voice.game.session``) and answers it, making no move of it,
-    whatever the matcher would rank from its words ("Reihe sieben" is not "… sieben")."""
-    if request:
-        return "request"
+    """correct / wrong / choose / rejected; for non-moves: proposed / rejected. When the best
+    phrase heard reads as a command (``command``, its name) the game carries that out instead,
+    making no move of it, whatever the matcher would rank from its words ("Reihe sieben" is
+    not "… sieben"; ``voice.game.session`` reads commands before moves): "request" for one that
+    only asks for information (:data:`voice.game.session.REQUESTS`), "command" for one that
+    changes the game (a draw, resigning, the arbiter)."""
+    if command is not None:
+        return "request" if command in REQUESTS else "command"
     if meant is None:
         return "rejected" if decision == Decision.REJECT else "proposed"
     if decision in (Decision.ACCEPT, Decision.CONFIRM):
@@ -927,8 +943,10 @@ def _run(
             frontend_ms.append(1000 * (time.perf_counter() - cleaning))
         transcript = listener.recognize(audio, RATE)
         result = match_move(board, hypotheses(transcript, vocab), vocab, settings.matching)
-        asks = transcript.nbest and read_command(vocab.normalize(transcript.best), vocab)
-        result_outcome = outcome(result.decision, result.move, item.move, request=bool(asks))
+        asked = read_command(vocab.normalize(transcript.best), vocab) if transcript.nbest else None
+        result_outcome = outcome(
+            result.decision, result.move, item.move, command=asked.name if asked else None
+        )
         tally = tallies[condition]
         tally.outcomes[result_outcome] += 1
         tally.decode_ms.append(transcript.decode_ms)
@@ -959,7 +977,7 @@ def _run(
                 f"{' (' + transcript.reason + ')' if transcript.reason else ''}"
                 f"{played if result_outcome == 'wrong' else ''}"
             )
-        elif item.move is None and result_outcome in ("proposed", "request"):
+        elif item.move is None and result_outcome in ("proposed", "request", "command"):
             failures.append(
                 f"{condition:9s} {result_outcome} {item.text!r} heard {transcript.best!r}"
             )
@@ -1260,8 +1278,8 @@ def targets(report: Report) -> list[Target]:
             )
     moves = [(name, t) for name, t in report.tallies.items() if name in CONDITIONS and t.count]
     if moves:
-        worst_name, worst = max(moves, key=lambda pair: pair[1].share("wrong"))
-        value = worst.share("wrong")
+        worst_name, worst = max(moves, key=lambda pair: pair[1].wrong)
+        value = worst.wrong
         found.append(
             Target(
                 f"wrong move proposed ≤ {WRONG_TARGET:g}%, every condition",
@@ -1282,7 +1300,7 @@ def targets(report: Report) -> list[Target]:
         )
     speech = report.tallies.get(SPEECH)
     if speech is not None and speech.count:
-        value = speech.share("proposed")
+        value = speech.proposed
         found.append(
             Target(
                 f"non-chess speech → a move ≤ {NON_CHESS_TARGET:g}%",
@@ -1338,7 +1356,7 @@ def format_report(
             lines.append(
                 f"{name:16s} {tally.count:4d} {tally.share('correct'):7.1f}% "
                 f"{tally.percent(tally.at_once):7.1f}% "
-                f"{tally.share('wrong'):6.1f}% {tally.percent(tally.played):6.1f}% "
+                f"{tally.wrong:6.1f}% {tally.percent(tally.played):6.1f}% "
                 f"{tally.share('choose'):6.1f}% {tally.percent(tally.choose_right):7.1f}% "
                 f"{tally.share('rejected') + tally.share('request'):8.1f}% "
                 f"{p50:7.0f} {p95:7.0f} {snr:>8s} "
@@ -1347,7 +1365,7 @@ def format_report(
         else:
             lines.append(
                 f"{name:16s} {tally.count:4d} {'proposed a move':>15s} "
-                f"{tally.share('proposed'):6.1f}%, played {tally.percent(tally.played):5.1f}%"
+                f"{tally.proposed:6.1f}%, played {tally.percent(tally.played):5.1f}%"
                 f", a request {tally.share('request'):4.1f}% {p50:7.0f} {p95:7.0f}"
             )
     lines += [
@@ -1357,10 +1375,14 @@ def format_report(
         "accepted without a question (part of wrong) · choose: moves",
         "offered by number, (right): the right one among them · SNR sp.: median signal-to-noise",
         "ratio over the speech frames alone (the names give it over the whole recording)",
-        "heard as a request or command (part of rejected; the game answers it and makes no",
-        "move): "
+        "heard as a request for information (part of rejected: answered, no move): "
         + ", ".join(
             f"{name} {tally.outcomes['request']}" for name, tally in report.tallies.items()
+        ),
+        "heard as a command that changes the game, a draw, resigning, the arbiter (part of wrong;",
+        "for what is not a move, of proposed): "
+        + ", ".join(
+            f"{name} {tally.outcomes['command']}" for name, tally in report.tallies.items()
         ),
     ]
     if report.room:
@@ -1442,7 +1464,15 @@ def figures(
             "n": tally.count,
             **{
                 key: round(tally.share(key), 2)
-                for key in ("correct", "wrong", "choose", "rejected", "proposed", "request")
+                for key in (
+                    "correct",
+                    "wrong",
+                    "choose",
+                    "rejected",
+                    "proposed",
+                    "request",
+                    "command",
+                )
             },
             "played_without_question": round(tally.percent(tally.played), 2),
             "right_at_once": round(tally.percent(tally.at_once), 2),

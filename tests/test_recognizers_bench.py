@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import subprocess
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -59,12 +60,20 @@ def test_outcomes_count_a_confirmed_wrong_move_as_wrong_and_a_choice_as_neither(
     assert asr.outcome(Decision.REJECT, None, None) == "rejected"
 
 
-def test_a_request_heard_is_neither_a_wrong_move_nor_a_proposed_one() -> None:
+def test_a_command_heard_is_counted_as_the_game_would_carry_it_out() -> None:
     """The game reads commands before moves: "Reihe sieben" heard for a move, or for small
-    talk, is answered as a request, whatever move the matcher would rank from its words."""
+    talk, is answered as a request, whatever move the matcher would rank from its words; a
+    "Remis" or "Aufgabe" heard is a command that changes the game, counted with the wrong
+    moves (for small talk: with the moves proposed)."""
     other = chess.Move.from_uci("b1c3")
-    assert asr.outcome(Decision.CONFIRM, other, "g1f3", request=True) == "request"
-    assert asr.outcome(Decision.CHOOSE, None, None, request=True) == "request"
+    assert asr.outcome(Decision.CONFIRM, other, "g1f3", command="rank") == "request"
+    assert asr.outcome(Decision.CHOOSE, None, None, command="time") == "request"
+    assert asr.outcome(Decision.REJECT, None, "g1f3", command="draw") == "command"
+    assert asr.outcome(Decision.REJECT, None, None, command="resign") == "command"
+    tally = asr.Tally(Counter({"wrong": 1, "command": 1, "request": 1, "correct": 1}))
+    assert tally.wrong == 50.0
+    talk = asr.Tally(Counter({"proposed": 1, "command": 1, "request": 1, "rejected": 1}))
+    assert talk.proposed == 50.0
 
 
 def test_word_confusions_align_substitutions_and_missing_words() -> None:

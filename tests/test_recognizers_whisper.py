@@ -32,6 +32,7 @@ from voice.speech.recognizers.whisper import (
     nearest,
     probability,
     reported,
+    says_all,
     says_only,
     sound_string,
     speech_span,
@@ -226,6 +227,7 @@ def test_small_talk_is_no_move(
         (("eva", "vier"), " Eva vier.", True),  # offered by number beside its neighbours
         (("ja",), " Ja.", True),  # the session asks an unsure "ja" again
         (("zwei",), " Zwei.", True),  # the move it picks is asked back by name
+        (("zug",), " Bella.", True),  # "Ihr Zug": the session asks the move back
     ],
 )
 def test_below_unsure_a_request_is_passed_on_only_when_the_guess_said_it(
@@ -249,6 +251,43 @@ def test_below_unsure_a_request_is_passed_on_only_when_the_guess_said_it(
     assert bool(transcript.nbest) == passed_on
     if not passed_on:
         assert transcript.reason == "out-of-grammar" and transcript.nearest == " ".join(best)
+
+
+@pytest.mark.parametrize(
+    ("guess", "phrase", "says"),
+    [
+        (" Reihe sieben.", "reihe sieben", True),
+        (" Reihe sieben. Reihe sieben.", "reihe sieben", True),  # Whisper repeating itself
+        (" Die Zeit.", "zeit", True),  # one other word
+        (" Wer deckt Eva 4?", "wer deckt eva vier", True),
+        (" Bella sieben.", "reihe sieben", False),
+        (" Sieben Reihe.", "reihe sieben", False),  # not in order
+        (" Die Zeit vergeht.", "zeit", False),  # small talk with the word in it
+        (" Das Brett ist schief.", "brett", False),
+    ],
+)
+def test_a_command_is_said_word_for_word_only_by_a_guess_of_its_words(
+    guess: str, phrase: str, says: bool
+) -> None:
+    assert says_all(guess, VOCAB.normalize(phrase), VOCAB) == says
+
+
+def test_only_the_first_two_guesses_may_say_an_unsure_command(
+    recognizer: WhisperRecognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As for a move's agreement (``AGREEING_GUESSES``): the beam's third guess is not asked."""
+    best = Scored(("reihe", "sieben"), -3.0, -3.0, 3, 0.1, (0.1,))
+    unsure = (CALIBRATION.choices_from + CALIBRATION.unsure) / 2
+    features = Features(0.5, -1.0, 20.0, 0.1, 1.0, True)
+    monkeypatch.setattr(Features, "probability", lambda self, c=CALIBRATION: unsure)
+    for level, guesses, passed_on in (
+        (3001, [" Bella sieben.", " Maler sieben.", " Reihe sieben."], False),
+        (3002, [" Bella sieben.", " Reihe sieben.", " Maler sieben."], True),
+    ):
+        evidence = Evidence([best], guesses, -2.0)
+        monkeypatch.setattr(recognizer, "judge", lambda pcm, c=None, e=evidence: (e, features))
+        transcript = recognizer.recognize(np.full(16000, level, dtype=np.int16), 16000)
+        assert bool(transcript.nbest) == passed_on
 
 
 def test_silence_and_steady_noise_are_nothing(recognizer: WhisperRecognizer) -> None:

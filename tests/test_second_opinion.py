@@ -133,6 +133,9 @@ def test_choices_become_one_question_when_pocketsphinx_heard_the_first(
     asking = confirmed(CHOICES, heard("eva vier"), VOCAB)
     assert asking is not None and asking.nbest == (("eva vier", ASKED_FROM),)
     assert decision(asking, settings) == (Decision.CONFIRM, "e2e4")
+    assert asking.complete  # Whisper's own check of the choices: its guess reached the end
+    # A question, for good: no vote raises it to the play point.
+    assert not asked_back(asking, VOCAB) and agreed(asking, heard("eva vier"), VOCAB) is None
 
 
 def test_speech_whisper_refused_is_asked_back_when_pocketsphinx_heard_its_nearest_phrase(
@@ -144,6 +147,9 @@ def test_speech_whisper_refused_is_asked_back_when_pocketsphinx_heard_its_neares
     asking = confirmed(REFUSED, heard("springer felix drei", 0.99), VOCAB)
     assert asking is not None and not asking.reason and not asking.nearest
     assert decision(asking, settings) == (Decision.CONFIRM, "g1f3")
+    # Whisper's guess never said it to the end: the end-pointer waits for the full pause.
+    assert not asking.complete
+    assert agreed(asking, heard("springer felix drei", 0.99), VOCAB) is None
 
 
 @pytest.mark.parametrize(
@@ -356,6 +362,52 @@ def test_pocketsphinx_is_not_asked_about_an_answer(
     for word in ("ja", "nein"):
         assert both.recognize(synthesize(word, tmp_path), 16000).best == word
     assert sphinx.calls == calls
+
+
+class Said:
+    """Whisper's part played by a fixed transcript: which of its answers make PocketSphinx
+    listen is the point here, not how Whisper reached them."""
+
+    pre_roll_s = 0.5
+
+    def __init__(self, transcript: Transcript) -> None:
+        self.transcript = transcript
+
+    def set_context(self, allowed: Iterable[Phrase]) -> None:
+        pass
+
+    def recognize(
+        self, audio: np.ndarray, sample_rate: int, *, alternatives: bool = True
+    ) -> Transcript:
+        return self.transcript
+
+    def describe(self) -> str:
+        return "Whisper's answer"
+
+
+@pytest.mark.parametrize(
+    ("whisper", "asked"),
+    [
+        (Transcript((), True, 200.0, reason="silence"), False),
+        (replace(REFUSED, nearest="remis"), False),  # a command: never asked back
+        (replace(REFUSED, nearest=""), False),
+        (Transcript((("springer felix drei", 0.7),), True, 200.0), False),  # sure: played
+        (REFUSED, True),
+        (CHOICES, True),
+        (ASKED, True),
+    ],
+)
+def test_pocketsphinx_listens_only_where_it_may_change_whisper_s_answer(
+    whisper: Transcript, asked: bool
+) -> None:
+    sphinx = Counted(SphinxRecognizer(VOCAB))
+    both = SecondOpinion(Said(whisper), sphinx, VOCAB)  # type: ignore[arg-type]
+    try:
+        both.set_context(position_phrases(chess.Board(), VOCAB))
+        both.recognize(np.zeros(8000, dtype=np.int16), 16000)
+        assert sphinx.calls == int(asked)
+    finally:
+        both.close()
 
 
 class Failing(Counted):

@@ -103,7 +103,7 @@ __all__ = [
 _NOT_AN_ATTEMPT = frozenset({"say_whole_move", "several_can_reach", "which_piece", "game_over"})
 
 # Commands that only ask for information: harmless when misheard, and still useful after the end.
-_REQUESTS = frozenset(
+REQUESTS = frozenset(
     {
         "time",
         "moves",
@@ -710,7 +710,7 @@ class GameSession(SessionBase):
         if not ranked:
             return None
         command, cost, _ = ranked[0]
-        if command.name not in _REQUESTS or cost > limit or cost >= below:
+        if command.name not in REQUESTS or cost > limit or cost >= below:
             return None
         if len(ranked) > 1 and ranked[1][1] - cost < matching.ambiguity_margin:
             return None
@@ -966,7 +966,7 @@ class GameSession(SessionBase):
 
     def _command(self, command: Command, t: int, out: Outputs) -> None:
         name = command.name
-        if self.result is not None and name not in _REQUESTS:
+        if self.result is not None and name not in REQUESTS:
             self.tell(out, t, "game.over", result=self.result_words(self.result))
             return
         if name in EXPLORE_COMMANDS or name in EXPLORE_KEYS:

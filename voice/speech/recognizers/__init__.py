@@ -52,12 +52,14 @@ class Transcript:
     held_back: frozenset[str] = frozenset()
     """Why a best phrase that may well be right is reported below the play point, to be asked
     back (Whisper: "probability" below ``sure``, "lead" over the next too small, "level" of
-    the speech too low above the room, "guess": the free guesses do not agree); empty when
-    nothing held it back or the recogniser does not say."""
+    the speech too low above the room, "guess": the free guesses do not agree; "doubted": a
+    question made of Whisper's choices or refusal by a second opinion); empty when nothing
+    held it back or the recogniser does not say."""
     nearest: str = ""
-    """For speech refused as "out-of-grammar" (Whisper): the allowed phrase that fitted it
-    best, too weakly to be proposed. Never a proposal on its own: only a second recogniser
-    that heard this very phrase may have it asked back (:mod:`.second_opinion`)."""
+    """For speech refused as "out-of-grammar" (Whisper): the allowed phrase that scored best,
+    refused all the same (too weakly heard, too far from the free guess, or a command the
+    guess did not say). Never a proposal on its own: only a second recogniser that heard this
+    very phrase, a move, may have it asked back (:mod:`.second_opinion`)."""
 
     @property
     def best(self) -> str:

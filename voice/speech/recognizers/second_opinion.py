@@ -127,17 +127,24 @@ def confirmed(first: Transcript, second: Transcript, vocab: Vocabulary) -> Trans
     phrase, when ``second`` (PocketSphinx's) heard that very phrase whole and would have played
     it itself; None when they do not agree. Never a move played: two recognisers that rank the
     same phrase best, one of them unsure, make a question ("Springer Felix fünf?"), not three
-    numbered moves or a "say it again". The rivals go: the player answers "ja" or "nein"."""
+    numbered moves or a "say it again". The rivals go: the player answers "ja" or "nein".
+
+    Reported at :data:`ASKED_FROM`, below the matcher's ``accept_confidence`` (0.5 by
+    default; a setting at or below ASKED_FROM would play Whisper's own questions too), and
+    held back as "doubted", which no vote lifts (:data:`LIFTED`). A refusal made a question
+    is incomplete: Whisper's guess never said that phrase to its end, so the end-pointer waits
+    for the full pause in case more words follow (the choices keep Whisper's own check)."""
     phrase = doubted(first, vocab)
     if phrase is None or not heard_alike(second, phrase, vocab):
         return None
     return replace(
         first,
         nbest=((phrase, ASKED_FROM),),
+        complete=first.complete and bool(first.nbest),
         partial="",
         reason="",
         nearest="",
-        held_back=frozenset({"probability"}),
+        held_back=frozenset({"doubted"}),
     )
 
 

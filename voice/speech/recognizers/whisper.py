@@ -530,29 +530,40 @@ def hears_telling_words(guess: str, phrase: Phrase, vocab: Vocabulary) -> bool:
 
 
 def says_all(guess: str, phrase: Phrase, vocab: Vocabulary) -> bool:
-    """Whether the free guess has every word of ``phrase`` (as :func:`hears_telling_words`
-    hears one), as often as the phrase says it: "Reihe sieben." says "Reihe sieben", "Bella
-    sieben." does not."""
-    words = guess_words(guess)
-    return all(_times_heard(words, word, phrase, vocab) >= phrase.count(word) for word in phrase)
+    """Whether the free guess says ``phrase`` word for word: its words in order, each heard as
+    :func:`hears_telling_words` hears one, with at most one other word in the guess (a "Die"
+    before "Zeit"); what follows the whole phrase may only repeat its words (short windows
+    make Whisper repeat itself: "Zeit. Zeit."). "Reihe sieben." says "Reihe sieben"; "Bella
+    sieben.", "Sieben Reihe." and "Die Zeit vergeht." do not say "Reihe sieben" or "Zeit"."""
+    matched = extra = 0
+    for word in guess_words(guess):
+        if matched < len(phrase) and _heard_as(word, phrase[matched], phrase, vocab):
+            matched += 1
+        elif matched == len(phrase) and any(_heard_as(word, w, phrase, vocab) for w in phrase):
+            continue
+        else:
+            extra += 1
+    return matched == len(phrase) and extra <= 1
 
 
 def _times_heard(words: Sequence[str], wanted: str, phrase: Phrase, vocab: Vocabulary) -> int:
     """How many guess words sound like ``wanted`` at least as much as like any other word of
     the phrase ("Springer" is within reach of "sieben" alone; the first "eins" of "Dame Anna
     eins David eins" is the departure square's)."""
+    return sum(_heard_as(word, wanted, phrase, vocab) for word in words)
+
+
+def _heard_as(word: str, wanted: str, phrase: Phrase, vocab: Vocabulary) -> bool:
+    """A guess word sounds like ``wanted`` (within :data:`END_WORD_DISTANCE`) at least as much
+    as like any other word of the phrase."""
     from voice.words.matcher import sound_distance
 
-    target = vocab.display((wanted,)).lower()
-    others = [vocab.display((word,)).lower() for word in phrase if word != wanted]
-    found = 0
-    for word in words:
-        distance = sound_distance(word, target)
-        if distance <= END_WORD_DISTANCE and all(
-            distance <= sound_distance(word, other) for other in others
-        ):
-            found += 1
-    return found
+    distance = sound_distance(word, vocab.display((wanted,)).lower())
+    return distance <= END_WORD_DISTANCE and all(
+        distance <= sound_distance(word, vocab.display((other,)).lower())
+        for other in phrase
+        if other != wanted
+    )
 
 
 def agrees(evidence: Evidence, vocab: Vocabulary, answers: frozenset[Phrase] = frozenset()) -> bool:
@@ -773,20 +784,25 @@ class WhisperRecognizer:
 
     def _offerable(self, phrase: Phrase, guesses: Sequence[str]) -> bool:
         """Whether a best phrase Whisper is unsure of (below ``unsure``) may still be passed
-        on: a move (offered by number beside its neighbours), "ja" or "nein", or a number
-        (each with the session's own rule for an unsure answer: asked again, or the move it
-        picks asked back by name), or a request or command the free guess says word for word
-        (one of the first :data:`AGREEING_GUESSES`). The game carries a request or command out
-        as heard, and an unsure one the guess did not say was something else. On the tuning
-        voices in a room (seeds 11 and 101, 480 moves) 18 moves were heard best as a request
-        or command, 16 of them below ``unsure`` ("Reihe sieben" for a move guessed "Bella
-        sieben.", "Linie Gustav" for "König Gustav zwei.", "Schiedsrichter" for "Nal mit dem
-        Nick."), and would have been answered with a rank read out or a call for the arbiter;
-        "say it again" instead. Requests said alone (``python -m benchmarks answers``) are
-        often heard below ``unsure`` but written whole by the guess."""
-        if phrase in self._answers or (len(phrase) == 1 and phrase[0] in self.vocab.number_words):
+        on: a move (offered by number beside its neighbours), "ja" or "nein" (the session asks
+        an unsure "ja" again), "Zug" (to "Wiederholung oder Ihr Zug?": the session asks the move
+        back), or another command the free guess says word for word (:func:`says_all`, one of
+        the first :data:`AGREEING_GUESSES`). Numbers are no commands here: the session asks the
+        move an unsure number picks back by name.
+
+        The game carries a command out as heard, and an unsure one the guess did not say was
+        mostly something else. On the tuning voices in a room (seeds 11 and 101, 480 moves) 18
+        moves were heard best as a request or command, 16 of them below ``unsure`` ("Reihe
+        sieben" for a move guessed "Bella sieben.", "Linie Gustav" for "König Gustav zwei.",
+        "Schiedsrichter" for "Nal mit dem Nick."), and would have been answered with a rank read
+        out or a call for the arbiter; "say it again" instead. Requests said alone (``python -m
+        benchmarks answers``) are often heard below ``unsure`` but written whole by the guess.
+        This holds wherever Whisper listens: the talking clock's commands and "Stopp" said over
+        the program's voice are passed on below ``unsure`` only when the guess wrote them."""
+        if phrase in self._answers:
             return True
-        if read_command(phrase, self.vocab) is None:
+        command = read_command(phrase, self.vocab)
+        if command is None or command.name == "my_move":
             return True
         return any(says_all(guess, phrase, self.vocab) for guess in guesses[:AGREEING_GUESSES])
 
