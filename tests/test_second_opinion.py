@@ -5,6 +5,7 @@ anything else stays as Whisper decided."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterable
 from dataclasses import replace
@@ -13,6 +14,7 @@ from pathlib import Path
 import chess
 import numpy as np
 import pytest
+from session_scripts import move_lines, run_text, says
 from speech_audio import needs_espeak, synthesize
 
 from voice.config import Settings
@@ -150,6 +152,25 @@ def test_speech_whisper_refused_is_asked_back_when_pocketsphinx_heard_its_neares
     # Whisper's guess never said it to the end: the end-pointer waits for the full pause.
     assert not asking.complete
     assert agreed(asking, heard("springer felix drei", 0.99), VOCAB) is None
+
+
+def test_a_question_made_of_whisper_s_choices_waits_for_the_player_s_ja(
+    settings: Settings,
+) -> None:
+    """The whole game, not only the matcher: the move is asked back, nothing is made and the
+    clock runs on until "ja" (Appendix D: a move announced is made only once confirmed)."""
+    asking = confirmed(CHOICES, heard("eva vier"), VOCAB)
+    assert asking is not None
+    nbest = json.dumps([[text, confidence] for text, confidence in asking.nbest])
+    script = f"""
+{{"setup": {{"mode": "game", "blind": "white", "time_control": "300+5"}}}}
+{{"t": 2, "blind_nbest": {nbest}}}
+{{"t": 6, "blind": "ja"}}
+"""
+    out = run_text(script, settings)
+    assert says(out, "blind", 2.0) == ["Eva vier?"]
+    assert [line["t"] for line in move_lines(out)] == [6.0]
+    assert move_lines(out)[0]["move"]["uci"] == "e2e4"
 
 
 @pytest.mark.parametrize(
