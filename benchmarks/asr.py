@@ -1457,7 +1457,9 @@ def _voice_table(report: Report) -> list[str]:
 def figures(
     report: Report, *, backend: str, seed: int, voices: str = "benchmark"
 ) -> dict[str, object]:
-    """Every figure of the report, for ``--json``: shares in percent, times in ms."""
+    """Every figure of the report, for ``--json``: shares in percent, times in ms. Each
+    outcome is its own share here; the printed table adds "request" into rejected and
+    "command" into wrong (for small talk: into proposed)."""
     conditions: dict[str, object] = {}
     for name, tally in report.tallies.items():
         conditions[name] = {
