@@ -17,8 +17,9 @@ heard as canonical tokens, best first. Three backends:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -104,6 +105,27 @@ def close_recognizer(recognizer: Recognizer) -> None:
     stop = getattr(recognizer, "close", None)
     if callable(stop):
         stop()
+
+
+class LastAnswer:
+    """The answer to the last utterance decoded, kept for the very same audio in the same
+    context: the end-pointer's completion check and the utterance it ends carry the same audio,
+    so a recogniser decodes it once (Whisper; Whisper with PocketSphinx's second opinion). Used
+    under the recogniser's lock."""
+
+    def __init__(self) -> None:
+        self._kept: tuple[bytes, frozenset[Phrase], Transcript] | None = None
+
+    def find(
+        self, pcm: np.ndarray, allowed: frozenset[Phrase], started: float
+    ) -> Transcript | None:
+        """The answer kept for ``pcm`` in ``allowed``, timed from ``started`` (ready: no wait)."""
+        if self._kept is None or self._kept[1] != allowed or self._kept[0] != pcm.tobytes():
+            return None
+        return replace(self._kept[2], decode_ms=1000 * (time.perf_counter() - started))
+
+    def keep(self, pcm: np.ndarray, allowed: frozenset[Phrase], answer: Transcript) -> None:
+        self._kept = (pcm.tobytes(), allowed, answer)
 
 
 class WholeUtterance:

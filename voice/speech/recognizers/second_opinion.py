@@ -45,6 +45,7 @@ from dataclasses import replace
 import numpy as np
 
 from voice.speech.recognizers import (
+    LastAnswer,
     Recognizer,
     Transcript,
     WholeUtterance,
@@ -172,9 +173,8 @@ class SecondOpinion:
         self.pre_roll_s = first.pre_roll_s
         self._lock = threading.Lock()
         self._allowed: frozenset[Phrase] = frozenset()
-        self._last: tuple[bytes, frozenset[Phrase], Transcript] | None = None
-        """The end-pointer's completion check and the utterance it ends carry the same audio:
-        PocketSphinx is not asked twice."""
+        self._last = LastAnswer()
+        """PocketSphinx is not asked twice for the same utterance."""
         self._stream = WholeUtterance()
 
     def describe(self) -> str:
@@ -193,10 +193,9 @@ class SecondOpinion:
         started = time.perf_counter()
         pcm = as_pcm16(audio, sample_rate)
         with self._lock:
-            key = pcm.tobytes()
-            if self._last is not None and self._last[:2] == (key, self._allowed):
-                ms = 1000 * (time.perf_counter() - started)
-                return replace(self._last[2], decode_ms=ms)  # ready: no wait
+            kept = self._last.find(pcm, self._allowed, started)
+            if kept is not None:
+                return kept
             first = self.first.recognize(pcm, RATE, alternatives=alternatives)
             transcript = first
             if asked_back(first, self.vocab) or doubted(first, self.vocab) is not None:
@@ -208,7 +207,7 @@ class SecondOpinion:
                     vote = agreed(first, second, self.vocab)
                     both = vote or confirmed(first, second, self.vocab) or first
                     transcript = replace(both, decode_ms=first.decode_ms + second.decode_ms)
-            self._last = (key, self._allowed, transcript)
+            self._last.keep(pcm, self._allowed, transcript)
             return transcript
 
     def start(self) -> None:

@@ -40,13 +40,13 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from voice.speech.recognizers import RecognizerError, Transcript, WholeUtterance
+from voice.speech.recognizers import LastAnswer, RecognizerError, Transcript, WholeUtterance
 from voice.speech.wavio import RATE, as_pcm16
 from voice.words.phrases import without_check_words
 from voice.words.utterance import read_command
@@ -675,7 +675,7 @@ class WhisperRecognizer:
         looked sure (0.90), and the move the player refused would have been played (report
         voices, pink noise 10 dB); a "Remis" guessed as "Ja, das." was a sure "ja" too (tuning
         voices). ``python -m benchmarks answers``, docs/speech.md."""
-        self._last: tuple[bytes, frozenset[Phrase], Transcript] | None = None
+        self._last = LastAnswer()
         self._stream = WholeUtterance()
 
     def describe(self) -> str:
@@ -726,11 +726,11 @@ class WhisperRecognizer:
         pcm = as_pcm16(audio, sample_rate)
         with self._lock:
             allowed, candidates = self._allowed, self._candidates
-            key = pcm.tobytes()
-            if self._last is not None and self._last[0] == key and self._last[1] == allowed:
-                return replace(self._last[2], decode_ms=_ms(started))
+            kept = self._last.find(pcm, allowed, started)
+            if kept is not None:
+                return kept
             transcript = self._recognize(pcm, candidates, started)
-            self._last = (key, allowed, transcript)
+            self._last.keep(pcm, allowed, transcript)
             return transcript
 
     def _recognize(
