@@ -55,7 +55,7 @@ from benchmarks import rooms
 from benchmarks.frontend import suppress
 from voice.config import Settings
 from voice.game.session import REQUESTS
-from voice.speech.recognizers import Recognizer, hypotheses, make_recognizer
+from voice.speech.recognizers import Recognizer, close_recognizer, hypotheses, make_recognizer
 from voice.speech.recognizers.grammar import position_phrases
 from voice.speech.recognizers.lexicon import Lexicon, lexicon_dir
 from voice.speech.wavio import RATE, load_for_recognition, to_int16, write_wav
@@ -818,6 +818,12 @@ def run(
             shutil.rmtree(folder, ignore_errors=True)
 
 
+ADAPTS_SPHINX = (
+    "--enrol and --learn adapt PocketSphinx: alone (--backend sphinx) or as Whisper's second "
+    "opinion ([speech] second_opinion = true)"
+)
+
+
 def _language(voice: str) -> str:
     """The language whose respellings a voice reads: an accent's own, else German."""
     base = voice.split("+")[0]
@@ -849,10 +855,8 @@ def _run(
     shipped = settings.model_copy(
         update={"speech": settings.speech.model_copy(update={"adaptation": "off"})}
     )
-    if (enrol or learn) and (backend or settings.speech.recognizer) != "sphinx":
-        raise RuntimeError(
-            "--enrol and --learn only apply to the PocketSphinx recogniser (--backend sphinx)"
-        )
+    if (enrol or learn) and (backend or settings.speech.recognizer) == "vosk":
+        raise RuntimeError(ADAPTS_SPHINX)
     if enrol and learn:
         raise RuntimeError("--enrol or --learn, not both")
     if frontend != "none" and (enrol or learn):
@@ -863,6 +867,9 @@ def _run(
         raise RuntimeError(str(error)) from error
     words = _lexicon(lexicon) if lexicon else None
     recognizer = _recognizer(shipped, vocab, backend, model_path, words)
+    if (enrol or learn) and _sphinx_in(recognizer) is None:
+        close_recognizer(recognizer)
+        raise RuntimeError(ADAPTS_SPHINX)
     started = time.perf_counter()
     moves = make_items(count, vocab, seed, voices=voices, rates=rates, pitches=pitches)
     fens = [m.fen for m in moves] or [chess.STARTING_FEN]
@@ -1083,7 +1090,9 @@ def _run(
             if listener is not recognizer:
                 helper_mb = max(helper_mb, _close(listener))
             adapted = enrolled.get(voice)  # None: too little was played to learn from
-            listener = recognizer if adapted is None else _adapted(settings, vocab, adapted, words)
+            listener = recognizer
+            if adapted is not None:
+                listener = _adapted(recognizer, settings, vocab, adapted, words)
             listening_to = voice
             _warm(listener)
         job()
@@ -1220,11 +1229,17 @@ def _close(recognizer: Recognizer) -> float:
 
 
 def _adapted(
-    settings: Settings, vocab: Vocabulary, path: Path, words: Lexicon | None
+    shipped: Recognizer, settings: Settings, vocab: Vocabulary, path: Path, words: Lexicon | None
 ) -> Recognizer:
+    """``shipped`` with its PocketSphinx adapted to one voice (``path``): PocketSphinx alone,
+    or Whisper (the same, shared) with the adapted PocketSphinx as its second opinion."""
+    from voice.speech.recognizers.second_opinion import SecondOpinion
     from voice.speech.recognizers.sphinx import SphinxRecognizer
 
-    return SphinxRecognizer(vocab, nbest=settings.speech.nbest, lexicon=words, adaptation=path)
+    sphinx = SphinxRecognizer(vocab, nbest=settings.speech.nbest, lexicon=words, adaptation=path)
+    if isinstance(shipped, SecondOpinion):
+        return SecondOpinion(shipped.first, sphinx, vocab)
+    return sphinx
 
 
 def _lexicon(extra: Sequence[Path]) -> Lexicon:

@@ -90,8 +90,9 @@ def test_whisper_by_default_is_named_at_start_up_without_an_enrolment_hint(
     pulse: PulseAudio, settings: Settings, vocab: Vocabulary
 ) -> None:
     """A fresh install listens with Whisper, PocketSphinx giving its second opinion, and says
-    so; what enrolment adds there is not measured, so the start-up sentence does not suggest
-    it."""
+    so. Enrolment adds less there than to PocketSphinx alone (the vote hears with the voice,
+    docs/speech.md §2), and the voice is learnt from the player's games anyway, so the
+    start-up sentence does not suggest it."""
     source = SpeechInput(settings, vocab)
     try:
         german = source.describe("de")
@@ -145,6 +146,37 @@ def test_a_voice_learnt_during_the_game_is_used_from_the_next_utterance(
         assert getattr(source.recognizer, "adaptation", None) == learnt
         assert "an Ihre Stimme angepasst" in source.describe("de")
         assert before.second_process_memory_mb() == 0.0  # its helper process is stopped
+    finally:
+        source.close()
+
+
+def test_a_voice_learnt_during_the_game_reaches_whisper_s_second_opinion(
+    pulse: PulseAudio, settings: Settings, vocab: Vocabulary, tmp_path: Path
+) -> None:
+    """The default recogniser learns too: the voice learnt mid-game goes to PocketSphinx's
+    vote from the next utterance, Whisper stays loaded (not a second copy of its model), and
+    the old PocketSphinx's helper process is stopped."""
+    from voice.speech.recognizers.second_opinion import SecondOpinion
+
+    heard: queue.Queue[Heard] = queue.Queue()
+    source = SpeechInput(settings, vocab)
+    try:
+        before = source.recognizer
+        assert isinstance(before, SecondOpinion) and before.adaptation is None
+        source.set_context(GameSession(Setup(), settings).phrases_now())
+        source.start(heard.put, lambda: None)
+        pulse.play(spoken("Springer Felix drei"), 16000)
+        assert heard.get(timeout=WAIT_S)[0][0] == "springer felix drei"
+        learnt = tmp_path / "voice.mllr"
+        Adaptation(np.stack([np.eye(13)] * 3), np.zeros((3, 13))).save(learnt)
+        source.use_adaptation(learnt)
+        pulse.play(spoken("Springer Felix drei"), 16000)
+        assert heard.get(timeout=WAIT_S)[0][0] == "springer felix drei"
+        after = source.recognizer
+        assert isinstance(after, SecondOpinion) and after is not before
+        assert after.first is before.first and after.adaptation == learnt
+        assert "an Ihre Stimme angepasst" in source.describe("de")
+        assert before.second.second_process_memory_mb() == 0.0  # type: ignore[attr-defined]
     finally:
         source.close()
 

@@ -23,7 +23,7 @@ from pulse import PulseAudio, espeak, noise
 from speech_audio import needs_espeak, synthesize
 
 from voice.cli import main
-from voice.cli.enrol import enrolment_phrases, heard_right
+from voice.cli.enrol import adapts_a_voice, enrolment_phrases, heard_right
 from voice.config import Settings, override
 from voice.speech.learning import RecordingStore
 from voice.speech.recognizers.adaptation import Adaptation, Sample, default_path
@@ -206,6 +206,24 @@ def test_another_recogniser_is_told_that_only_the_embedded_one_learns(
         printed.out
     )
     assert not (tmp_path / "v").exists()
+
+
+@pytest.mark.parametrize(
+    ("recognizer", "second_opinion", "adapts"),
+    [
+        ("sphinx", False, True),
+        ("auto", True, True),  # Whisper's second opinion hears with the voice
+        ("auto", False, True),  # where Whisper cannot load, PocketSphinx listens alone
+        ("whisper", True, True),
+        ("whisper", False, False),  # Whisper alone is never adapted
+        ("vosk", True, False),
+    ],
+)
+def test_the_voice_is_learnt_wherever_pocketsphinx_hears_alone_or_as_the_vote(
+    settings: Settings, recognizer: str, second_opinion: bool, adapts: bool
+) -> None:
+    chosen = override(settings, speech={"recognizer": recognizer, "second_opinion": second_opinion})
+    assert adapts_a_voice(chosen) is adapts
 
 
 @pytest.mark.slow

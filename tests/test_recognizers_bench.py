@@ -8,6 +8,7 @@ import subprocess
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import chess
 import numpy as np
@@ -15,7 +16,7 @@ import pytest
 from speech_audio import needs_espeak
 
 from benchmarks import asr
-from voice.config import Settings
+from voice.config import Settings, override
 from voice.speech.recognizers.adaptation import Adaptation, default_path
 from voice.words.matcher import Decision
 from voice.words.vocabulary import Vocabulary
@@ -348,6 +349,32 @@ def test_with_enrol_each_voice_is_heard_by_a_recogniser_adapted_to_it(
     assert "enrolled with 8 moves each" in text.splitlines()[0]
 
 
+def test_with_enrol_whisper_s_second_opinion_hears_with_each_voice(
+    settings: Settings, vocab: Vocabulary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--enrol with the default recogniser: each voice's utterances go to Whisper (the same
+    model throughout) with a PocketSphinx adapted to that voice as its second opinion."""
+    from voice.speech.recognizers.second_opinion import SecondOpinion
+
+    made: list[SecondOpinion] = []
+    adapted = asr._adapted
+
+    def keep(*args: Any, **kwargs: Any) -> Any:
+        listener = adapted(*args, **kwargs)
+        made.append(listener)
+        return listener
+
+    monkeypatch.setattr(asr, "_adapted", keep)
+    report = asr.run(
+        settings, vocab, count=2, seed=5, voices=("de", "de+m3"), enrol=4, conditions=("clean",)
+    )
+    assert report.tallies["clean"].count == 2
+    assert report.recognizer == "Whisper base + PocketSphinx"
+    assert len(made) == 2 and all(isinstance(m, SecondOpinion) for m in made)
+    assert made[0].first is made[1].first
+    assert all(m.adaptation is not None for m in made)
+
+
 def test_learning_from_play_keeps_what_a_game_would_play_with_the_words_heard(
     settings: Settings, vocab: Vocabulary, tmp_path: Path
 ) -> None:
@@ -452,12 +479,14 @@ def test_the_command_offers_every_voice_set_and_condition_and_refuses_unknown_on
 
 
 @pytest.mark.parametrize("backend", ["whisper", "vosk"])
-def test_enrolment_and_learning_refuse_other_recognisers_in_one_sentence(
+def test_enrolment_and_learning_refuse_recognisers_without_pocketsphinx_in_one_sentence(
     settings: Settings, vocab: Vocabulary, backend: str
 ) -> None:
+    """Vosk, and Whisper without its second opinion: there is no PocketSphinx to adapt."""
+    alone = override(settings, speech={"second_opinion": False})
     for how in ({"enrol": 3}, {"learn": 3}):
-        with pytest.raises(RuntimeError, match=r"^--enrol and --learn only apply to the Pocket"):
-            asr.run(settings, vocab, count=1, seed=5, backend=backend, **how)  # type: ignore[arg-type]
+        with pytest.raises(RuntimeError, match=r"^--enrol and --learn adapt PocketSphinx: alone"):
+            asr.run(alone, vocab, count=1, seed=5, backend=backend, **how)  # type: ignore[arg-type]
 
 
 @needs_espeak

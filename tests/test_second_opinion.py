@@ -17,8 +17,9 @@ import pytest
 from session_scripts import move_lines, run_text, says
 from speech_audio import needs_espeak, synthesize
 
-from voice.config import Settings
+from voice.config import Settings, override
 from voice.speech.recognizers import RecognizerError, Transcript, hypotheses, make_recognizer
+from voice.speech.recognizers.adaptation import Adaptation, default_path
 from voice.speech.recognizers.grammar import position_phrases
 from voice.speech.recognizers.second_opinion import (
     ASKED_FROM,
@@ -28,9 +29,11 @@ from voice.speech.recognizers.second_opinion import (
     asked_back,
     confirmed,
     doubted,
+    retire,
 )
 from voice.speech.recognizers.sphinx import SphinxRecognizer
 from voice.speech.recognizers.whisper import WhisperRecognizer
+from voice.speech.speech_input import learns_a_voice
 from voice.words.matcher import Decision, match_move
 from voice.words.vocabulary import Phrase, Vocabulary
 
@@ -471,3 +474,86 @@ def test_whisper_listens_alone_when_pocketsphinx_cannot_start(
         chosen = make_recognizer(settings, VOCAB)
     assert isinstance(chosen, WhisperRecognizer)
     assert "without PocketSphinx's second opinion: the acoustic model is missing" in caplog.text
+
+
+def _a_voice() -> Adaptation:
+    """A voice transform as ``voice-chess enrol`` saves one (here the identity)."""
+    return Adaptation(np.stack([np.eye(13)] * 3), np.zeros((3, 13)))
+
+
+def test_pocketsphinx_votes_with_the_players_voice_once_there_is_one(
+    settings: Settings, vocab: Vocabulary
+) -> None:
+    """Enrolled or learnt from games ([speech] adaptation = "auto"): the vote hears with the
+    player's voice (on the tuning voices it agreed with Whisper more often and played no wrong
+    move); "off" keeps the voice as shipped, and Whisper itself is never adapted."""
+    shipped = make_recognizer(settings, vocab)
+    try:
+        assert isinstance(shipped, SecondOpinion) and shipped.adaptation is None
+    finally:
+        shipped.close()
+    _a_voice().save(default_path())
+    enrolled = make_recognizer(settings, vocab)
+    try:
+        assert isinstance(enrolled, SecondOpinion)
+        assert isinstance(enrolled.second, SphinxRecognizer)
+        assert enrolled.second.adaptation == enrolled.adaptation == default_path()
+        assert learns_a_voice(enrolled) is enrolled.second
+    finally:
+        enrolled.close()
+    off = make_recognizer(override(settings, speech={"adaptation": "off"}), vocab)
+    try:
+        assert isinstance(off, SecondOpinion) and off.adaptation is None
+    finally:
+        off.close()
+
+
+def test_a_voice_file_that_cannot_be_used_leaves_the_vote_as_shipped(
+    settings: Settings, vocab: Vocabulary, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A damaged or missing file named in [speech] adaptation is named in the log; Whisper
+    keeps its second opinion, with the voice as shipped."""
+    damaged = tmp_path / "voice.mllr"
+    damaged.write_text("not a transform", encoding="utf-8")
+    for path in (damaged, tmp_path / "missing.mllr"):
+        with caplog.at_level(logging.WARNING):
+            chosen = make_recognizer(override(settings, speech={"adaptation": str(path)}), vocab)
+        try:
+            assert isinstance(chosen, SecondOpinion) and chosen.adaptation is None
+            assert "PocketSphinx votes without the learnt voice" in caplog.text
+        finally:
+            chosen.close()
+        caplog.clear()
+
+
+def test_only_pocketsphinx_learns_a_voice_alone_or_as_the_vote(whisper_model: Path) -> None:
+    """What app._learner asks before keeping the recordings of a game: Whisper alone (and
+    Vosk) hear no learnt voice, so keeping them would be for nothing."""
+    whisper = WhisperRecognizer(whisper_model, VOCAB)
+    sphinx = SphinxRecognizer(VOCAB)
+    both = SecondOpinion(whisper, sphinx, VOCAB)
+    try:
+        assert learns_a_voice(sphinx) is sphinx
+        assert learns_a_voice(both) is sphinx
+        assert learns_a_voice(whisper) is None
+    finally:
+        both.close()
+
+
+@needs_espeak
+def test_a_new_voice_for_the_vote_keeps_whisper_loaded(whisper_model: Path, tmp_path: Path) -> None:
+    """A voice learnt during a game replaces only PocketSphinx: the new second opinion shares
+    Whisper (its model is not loaded twice), and retiring the old one leaves Whisper hearing."""
+    whisper = WhisperRecognizer(whisper_model, VOCAB)
+    old = SecondOpinion(whisper, SphinxRecognizer(VOCAB), VOCAB)
+    voice = tmp_path / "voice.mllr"
+    _a_voice().save(voice)
+    new = old.with_second(SphinxRecognizer(VOCAB, adaptation=voice))
+    try:
+        assert new.first is whisper and new.adaptation == voice
+        retire(old, new)
+        new.set_context(position_phrases(chess.Board(), VOCAB))
+        transcript = new.recognize(synthesize("Springer Felix drei", tmp_path), 16000)
+        assert transcript.best == "springer felix drei"
+    finally:
+        new.close()

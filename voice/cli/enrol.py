@@ -506,6 +506,16 @@ def _setting_note(settings: Settings, output: Path) -> str | None:
     return None
 
 
+def adapts_a_voice(settings: Settings) -> bool:
+    """Whether the configured recogniser hears with a learnt voice: PocketSphinx alone, or as
+    Whisper's second opinion (``[speech] second_opinion``); never Vosk or Whisper alone."""
+    speech = settings.speech
+    if speech.recognizer == "whisper":
+        return speech.second_opinion
+    # "auto" falls back to PocketSphinx alone where Whisper cannot load.
+    return speech.recognizer in ("sphinx", "auto")
+
+
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from voice.speech.recognizers.adaptation import default_path
 
@@ -516,9 +526,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         if args.forget:
             return forget(output, voice)
-        # "auto" may fall back to PocketSphinx (and learning from games runs under it): the voice
-        # is learnt for when PocketSphinx listens. Whisper and Vosk are never adapted.
-        if settings.speech.recognizer not in ("sphinx", "auto"):
+        # The voice is PocketSphinx's: alone ("sphinx", or "auto" without Whisper) or as Whisper's
+        # second opinion (the default). Whisper itself and Vosk are never adapted.
+        if not adapts_a_voice(settings):
             voice.say(
                 "enrol.not_embedded",
                 embedded="PocketSphinx",

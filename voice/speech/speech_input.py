@@ -29,6 +29,7 @@ from voice.words.vocabulary import Phrase, Vocabulary
 
 if TYPE_CHECKING:
     from voice.speech.recognizers import Recognizer, Transcript
+    from voice.speech.recognizers.sphinx import SphinxRecognizer
     from voice.speech.speak import Speaker
 
 log = logging.getLogger(__name__)
@@ -39,14 +40,26 @@ _RECENT = 4  # utterances remembered: a move, then "ja" or a number, then perhap
 ENROL_COMMAND = "voice-chess enrol"
 
 
-def recognizer_for(settings: Settings, vocab: Vocabulary) -> Recognizer:
-    """The configured recogniser, knowing every word the session's phrases may use."""
+def recognizer_for(settings: Settings, vocab: Vocabulary, backend: str | None = None) -> Recognizer:
+    """The configured recogniser (or ``backend``), knowing every word the session's phrases
+    may use."""
     from voice.speech.recognizers import make_recognizer
     from voice.words.explore_words import WHERE_ARTICLES
 
     # "wo ist der Springer", "wo sind die Bauern": articles and plurals beyond the vocabulary.
     extra = sorted({*WHERE_ARTICLES, *WHERE_ARTICLES.values()} - vocab.all_words())
-    return make_recognizer(settings, vocab, extra_words=extra)
+    return make_recognizer(settings, vocab, backend=backend, extra_words=extra)
+
+
+def learns_a_voice(recognizer: Recognizer) -> SphinxRecognizer | None:
+    """The PocketSphinx that hears with the player's voice: alone, or as Whisper's second
+    opinion; None when no recogniser here learns a voice (Whisper alone, Vosk)."""
+    from voice.speech.recognizers.second_opinion import SecondOpinion
+    from voice.speech.recognizers.sphinx import SphinxRecognizer
+
+    if isinstance(recognizer, SecondOpinion):
+        recognizer = recognizer.second
+    return recognizer if isinstance(recognizer, SphinxRecognizer) else None
 
 
 class SpeechInput:
@@ -154,10 +167,19 @@ class SpeechInput:
         model, about 15 ms) and swapped in by the recognition thread between two decodes, so
         no utterance is heard half with one and half with the other."""
         from voice.speech.recognizers import RecognizerError
+        from voice.speech.recognizers.second_opinion import SecondOpinion
 
+        with self._lock:
+            current = self._next_recognizer or self.recognizer
         try:
             settings = override(self.settings, speech={"adaptation": str(path)})
-            recognizer = recognizer_for(settings, self.vocab)
+            if isinstance(current, SecondOpinion):
+                # Only the vote learns the voice: Whisper stays as it is, loaded once.
+                recognizer: Recognizer = current.with_second(
+                    recognizer_for(settings, self.vocab, backend="sphinx")
+                )
+            else:
+                recognizer = recognizer_for(settings, self.vocab)
         except (RecognizerError, ConfigError) as error:
             log.warning("could not use the voice learnt in %s: %s", path, error)
             return
@@ -169,8 +191,10 @@ class SpeechInput:
             with self._lock:
                 new, self._next_recognizer = self._next_recognizer, None
             if new is not None:
+                from voice.speech.recognizers.second_opinion import retire
+
                 old, self.recognizer, self._applied = self.recognizer, new, None
-                close_recognizer(old)
+                retire(old, new)
                 log.info("recognising with the voice learnt during the game")
             if context != self._applied:
                 self.recognizer.set_context(context)
@@ -206,4 +230,6 @@ class SpeechInput:
         with self._lock:
             waiting, self._next_recognizer = self._next_recognizer, None
         if waiting is not None:
-            close_recognizer(waiting)
+            from voice.speech.recognizers.second_opinion import retire
+
+            retire(waiting, self.recognizer)

@@ -632,20 +632,21 @@ class App:
 
     def _learner(self) -> GameLearner | None:
         """Keeps the recordings of the moves the player says ([speech] learn_from_games), when
-        the voice learnt from them would be used: PocketSphinx with adaptation "auto"."""
+        the voice learnt from them would be used: PocketSphinx with adaptation "auto", alone or
+        as Whisper's second opinion."""
         speech = self.settings.speech
         if not speech.learn_from_games or speech.adaptation != "auto":
             return None
-        from voice.speech.recognizers.sphinx import SphinxRecognizer
-        from voice.speech.speech_input import SpeechInput
+        from voice.speech.speech_input import SpeechInput, learns_a_voice
 
         source = self.source
         if not isinstance(source, SpeechInput):
             return None
-        if not isinstance(source.recognizer, SphinxRecognizer):
+        sphinx = learns_a_voice(source.recognizer)
+        if sphinx is None:
             return None
         # A player whose voice is not learnt yet gets it during this game, not only the next.
-        first = source.recognizer.adaptation is None
+        first = sphinx.adaptation is None
         return GameLearner(
             RecordingStore(), self.vocab, source.recent, source.use_adaptation if first else None
         )

@@ -209,20 +209,26 @@ def _with_second_opinion(
 ) -> Recognizer:
     """Whisper with PocketSphinx's second opinion (``[speech] second_opinion``); Whisper alone,
     and the reason in the log, when PocketSphinx cannot start. PocketSphinx votes with the
-    voice as shipped: an enrolled voice (``voice-chess enrol``) hears with looser rules, and
-    what it does as a voter is not measured yet."""
+    player's voice (``[speech] adaptation``: enrolled with ``voice-chess enrol`` or learnt from
+    their games) when there is one: on the tuning voices it agreed with Whisper more often
+    (more right moves played at once) and played no wrong move (docs/speech.md §2). A voice
+    file that cannot be used is named in the log, and PocketSphinx votes as shipped."""
     import logging
 
     from voice.config import override
+    from voice.speech.recognizers.adaptation import AdaptationError
     from voice.speech.recognizers.second_opinion import SecondOpinion
 
-    shipped = override(settings, speech={"adaptation": "off"})
+    log = logging.getLogger(__name__)
     try:
-        sphinx = make_recognizer(shipped, vocab, backend="sphinx", extra_words=extra_words)
+        try:
+            sphinx = make_recognizer(settings, vocab, backend="sphinx", extra_words=extra_words)
+        except AdaptationError as error:
+            log.warning("PocketSphinx votes without the learnt voice: %s", error)
+            shipped = override(settings, speech={"adaptation": "off"})
+            sphinx = make_recognizer(shipped, vocab, backend="sphinx", extra_words=extra_words)
     except RecognizerError as error:
-        logging.getLogger(__name__).warning(
-            "Whisper listens without PocketSphinx's second opinion: %s", error
-        )
+        log.warning("Whisper listens without PocketSphinx's second opinion: %s", error)
         return whisper
     return SecondOpinion(whisper, sphinx, vocab)
 

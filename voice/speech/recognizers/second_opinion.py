@@ -41,6 +41,7 @@ import threading
 import time
 from collections.abc import Iterable
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
@@ -180,6 +181,18 @@ class SecondOpinion:
     def describe(self) -> str:
         return f"{self.first.describe()} + {self.second.describe()}"
 
+    @property
+    def adaptation(self) -> Path | None:
+        """The player's voice PocketSphinx votes with (None: the voice as shipped)."""
+        voice = getattr(self.second, "adaptation", None)
+        return voice if isinstance(voice, Path) else None
+
+    def with_second(self, second: Recognizer) -> SecondOpinion:
+        """The same Whisper with another second opinion (PocketSphinx with the voice learnt
+        during a game): Whisper's model is not loaded twice. Retire this one with
+        :func:`retire`, which keeps the Whisper they share."""
+        return SecondOpinion(self.first, second, self.vocab)
+
     def set_context(self, allowed: Iterable[Phrase]) -> None:
         phrases = frozenset(allowed)
         with self._lock:
@@ -224,3 +237,12 @@ class SecondOpinion:
         """Release both (PocketSphinx's helper process, Whisper's model)."""
         close_recognizer(self.second)
         close_recognizer(self.first)
+
+
+def retire(old: Recognizer, new: Recognizer) -> None:
+    """Release ``old``, replaced by ``new``, but not what ``new`` still uses: a
+    :class:`SecondOpinion` made by :meth:`SecondOpinion.with_second` shares its Whisper."""
+    if isinstance(old, SecondOpinion) and isinstance(new, SecondOpinion) and old.first is new.first:
+        close_recognizer(old.second)
+    else:
+        close_recognizer(old)
