@@ -79,14 +79,31 @@ class LatencyReport:
     peak_rss_mb: float
 
 
+SHIPPED = """[speech]
+adaptation = "off"
+learn_from_games = false
+"""
+"""The child's settings file: the program as shipped (as the ASR benchmark measures it). No
+voice the user enrolled or the program learnt, and no learning from the benchmark's synthetic
+voices: that would start learning mid-run, which competes for the cores, and would save a voice
+learnt from espeak-ng as the user's."""
+
+
+def play_command(journal: Path) -> list[str]:
+    """The game measured: against the engine, with :data:`SHIPPED` written beside ``journal``."""
+    config = journal.with_name("shipped.toml")
+    config.write_text(SHIPPED, encoding="utf-8")
+    command = [sys.executable, "-m", "voice", "--config", str(config), "play"]
+    command += ["--opponent", "engine", "--level", "1"]
+    return [*command, "--no-web", "--control", "5400+30", "--journal", str(journal)]
+
+
 class _Program:
     """``voice-chess play`` as a child process, its printed lines read as they come."""
 
     def __init__(self, journal: Path) -> None:
-        command = [sys.executable, "-m", "voice", "play", "--opponent", "engine", "--level", "1"]
-        command += ["--no-web", "--control", "5400+30", "--journal", str(journal)]
         self.process = subprocess.Popen(
-            command,
+            play_command(journal),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

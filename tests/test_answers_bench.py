@@ -135,3 +135,22 @@ def test_the_corpus_says_every_word_of_every_context_the_times_asked() -> None:
     assert {s.voice for s in said} <= set(asr.REPORT_VOICES)
     assert said == answers.corpus(2, 5, asr.VOICE_SETS["report"])  # repeatable
     assert load_settings(look_in_user_dir=False).engine.level == answers.SUGGESTED_LEVEL
+
+
+def test_the_words_are_heard_by_the_recogniser_as_shipped_not_the_users_voice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Like the ASR benchmark: a voice the user enrolled (or the program learnt) would make
+    these figures the user's own."""
+    import benchmarks.cli
+    from voice.speech.recognizers import RecognizerError
+
+    seen: list[Settings] = []
+
+    def made(settings: Settings, *args: object, **kwargs: object) -> None:
+        seen.append(settings)
+        raise RecognizerError("enough")
+
+    monkeypatch.setattr(benchmarks.cli, "make_recognizer", made)
+    assert main(["answers", "--count", "1"]) == 1
+    assert [s.speech.adaptation for s in seen] == ["off"]

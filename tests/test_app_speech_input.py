@@ -157,6 +157,7 @@ def test_a_voice_learnt_during_the_game_reaches_whisper_s_second_opinion(
     vote from the next utterance, Whisper stays loaded (not a second copy of its model), and
     the old PocketSphinx's helper process is stopped."""
     from voice.speech.recognizers.second_opinion import SecondOpinion
+    from voice.speech.recognizers.sphinx import SphinxRecognizer
 
     heard: queue.Queue[Heard] = queue.Queue()
     source = SpeechInput(settings, vocab)
@@ -167,6 +168,10 @@ def test_a_voice_learnt_during_the_game_reaches_whisper_s_second_opinion(
         source.start(heard.put, lambda: None)
         pulse.play(spoken("Springer Felix drei"), 16000)
         assert heard.get(timeout=WAIT_S)[0][0] == "springer felix drei"
+        voter = before.second
+        assert isinstance(voter, SphinxRecognizer)
+        helper = voter.wait_for_second_decoder()  # False with one core: no helper
+        assert not helper or voter.second_process_memory_mb() > 0
         learnt = tmp_path / "voice.mllr"
         Adaptation(np.stack([np.eye(13)] * 3), np.zeros((3, 13))).save(learnt)
         source.use_adaptation(learnt)
@@ -175,8 +180,9 @@ def test_a_voice_learnt_during_the_game_reaches_whisper_s_second_opinion(
         after = source.recognizer
         assert isinstance(after, SecondOpinion) and after is not before
         assert after.first is before.first and after.adaptation == learnt
-        assert "an Ihre Stimme angepasst" in source.describe("de")
-        assert before.second.second_process_memory_mb() == 0.0  # type: ignore[attr-defined]
+        # Whisper itself is not adapted: the start-up sentence says whose voice it is.
+        assert "PocketSphinx an Ihre Stimme angepasst" in source.describe("de")
+        assert voter.second_process_memory_mb() == 0.0  # its helper process is stopped
     finally:
         source.close()
 
@@ -270,5 +276,39 @@ def test_vosk_gets_no_enrolment_hint(
         description = source.describe("de")
         assert description.startswith("Spracherkennung Vosk ")
         assert ENROL not in description
+    finally:
+        source.close()
+
+
+@pytest.mark.parametrize(
+    ("speech", "learns"),
+    [
+        ({}, True),  # the default: Whisper with PocketSphinx's vote
+        ({"recognizer": "sphinx"}, True),
+        ({"second_opinion": False}, False),  # Whisper alone hears no learnt voice
+        ({"learn_from_games": False}, False),
+        ({"adaptation": "off"}, False),
+    ],
+)
+def test_a_game_keeps_the_players_moves_where_a_learnt_voice_is_heard(
+    pulse: PulseAudio,
+    settings: Settings,
+    vocab: Vocabulary,
+    speech: dict[str, object],
+    learns: bool,
+) -> None:
+    """App._learner: the recordings of the player's moves are kept, and the voice learnt from
+    them during a first game, wherever PocketSphinx hears with it (alone or as the vote)."""
+    from voice.wiring.app import App
+
+    chosen = override(settings, speech=speech)
+    source = SpeechInput(chosen, vocab)
+    try:
+        app = object.__new__(App)  # only what _learner reads
+        app.settings, app.source, app.vocab = chosen, source, vocab
+        learner = app._learner()
+        assert (learner is not None) is learns
+        if learner is not None:
+            assert learner.on_learnt == source.use_adaptation  # no voice yet: learnt in-game
     finally:
         source.close()

@@ -7,6 +7,8 @@ move said gets an answer that is timed, and that the noisy condition is built as
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import chess
 import numpy as np
 import pytest
@@ -98,3 +100,14 @@ def test_every_move_said_to_the_program_is_answered_aloud_and_timed(pulse: Pulse
     text = latency.format_report(report)
     assert "babble10" in text and "pink10" in text and "target: p95 <= 400 ms" in text
     print("\n" + text)
+
+
+def test_the_program_measured_hears_as_shipped_and_learns_nothing(tmp_path: Path) -> None:
+    """The child game neither votes with a voice the user enrolled nor learns one from the
+    benchmark's synthetic voices (which would start learning mid-run and save it as the
+    user's)."""
+    command = latency.play_command(tmp_path / "game.jsonl")
+    config = Path(command[command.index("--config") + 1])
+    speech = load_settings(config).speech
+    assert speech.adaptation == "off" and not speech.learn_from_games
+    assert speech.recognizer == load_settings(look_in_user_dir=False).speech.recognizer

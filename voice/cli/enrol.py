@@ -535,8 +535,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 recognizer=settings.speech.recognizer.capitalize(),
             )
             print(
-                'voice-chess enrol: [speech] recognizer = "sphinx" selects the embedded '
-                "recogniser that uses the learned voice",
+                "voice-chess enrol: the learned voice is used by PocketSphinx: [speech] "
+                'recognizer = "sphinx" or "auto", or "whisper" with second_opinion = true',
                 file=sys.stderr,
             )
             return EXIT_SETUP

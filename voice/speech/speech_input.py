@@ -94,7 +94,11 @@ class SpeechInput:
         about = getattr(self.recognizer, "describe", None)
         recognizer = about() if callable(about) else type(self.recognizer).__name__
         if getattr(self.recognizer, "adaptation", None) is not None:
-            recognizer = message(language, "app.input.adapted", recognizer=recognizer)
+            # Whisper itself is never adapted: with its second opinion, say whose voice it is.
+            key = "app.input.adapted"
+            if learns_a_voice(self.recognizer) is not self.recognizer:
+                key = "app.input.vote_adapted"
+            recognizer = message(language, key, recognizer=recognizer)
         from voice.speech.audio import friendly_name
 
         device = friendly_name(self.listener.device)
@@ -173,13 +177,14 @@ class SpeechInput:
             current = self._next_recognizer or self.recognizer
         try:
             settings = override(self.settings, speech={"adaptation": str(path)})
+            # PocketSphinx again, never "auto" once more: a Whisper that could not load at the
+            # start must not take over mid-game.
+            voter = recognizer_for(settings, self.vocab, backend="sphinx")
             if isinstance(current, SecondOpinion):
                 # Only the vote learns the voice: Whisper stays as it is, loaded once.
-                recognizer: Recognizer = current.with_second(
-                    recognizer_for(settings, self.vocab, backend="sphinx")
-                )
+                recognizer: Recognizer = current.with_second(voter)
             else:
-                recognizer = recognizer_for(settings, self.vocab)
+                recognizer = voter
         except (RecognizerError, ConfigError) as error:
             log.warning("could not use the voice learnt in %s: %s", path, error)
             return
