@@ -48,9 +48,10 @@ MIN_TO_LEARN = 20
 
 MIN_TO_LEARN_IN_GAME = 10
 """Recordings needed in all before a first game learns the voice while it is played: ten moves
-already bring nearly all the gain (``asr --learn 10`` benchmark on the training voices: clean 75.7 %
-→ 95.0 % right, with 30 moves 96.3 %), and the sooner the rest of the game is heard with it the
-better. The end of the game learns again from all of them."""
+already bring nearly all the gain (``asr --learn 10`` benchmark on the training voices, PocketSphinx
+alone: clean 75.7 % → 95.0 % right, with 30 moves 96.3 %; as Whisper's second opinion, report
+voices after 20 moves: clean 62 → 76 % right, docs/speech.md §2), and the sooner the rest of the
+game is heard with it the better. The end of the game learns again from all of them."""
 
 Heard = tuple[tuple[str, float], ...]
 
