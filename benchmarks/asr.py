@@ -590,6 +590,26 @@ def pico_available() -> None:
         ) from error
 
 
+def synthesize_all(items: Sequence[Item], folder: Path) -> list[Path]:
+    """:func:`synthesize` for every item (paths in the same order): espeak-ng two at a time,
+    Pico's items one after the other in their order. Pico's output for a text depends on what
+    the library said before in the process (measured: the same sentence came out one way for
+    the first three calls and another way after), so in the order two threads happened to
+    take them the corpus differed from run to run, and so did the figures (session 15: a
+    run played one wrong move that the next did not)."""
+    pico = {item.ident: synthesize(item, folder) for item in items if item.voice == PICO_VOICE}
+    others = [item for item in items if item.voice != PICO_VOICE]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        made = dict(
+            zip(
+                [item.ident for item in others],
+                pool.map(lambda item: synthesize(item, folder), others),
+                strict=True,
+            )
+        )
+    return [pico.get(item.ident) or made[item.ident] for item in items]
+
+
 def _synthesize_pico(item: Item, out: Path) -> Path:
     pico_available()
     from py_nanotts import NanoTTS
@@ -885,14 +905,7 @@ def _run(
     talkers = bank if babbling else []
     spoken = [*moves, *others, *accented, *talkers]
     progress(f"synthesizing {len(spoken)} utterances ...")
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        paths = dict(
-            zip(
-                [item.ident for item in spoken],
-                pool.map(lambda item: synthesize(item, folder), spoken),
-                strict=True,
-            )
-        )
+    paths = dict(zip([item.ident for item in spoken], synthesize_all(spoken, folder), strict=True))
     talker_audio = {item.ident: load_for_recognition(paths[item.ident]) for item in talkers}
     noise = room_noise("pinknoise", 60.0, folder, seed)
     rng = np.random.default_rng(seed)
@@ -1156,8 +1169,7 @@ def _enrol_voices(
                 count, vocab, seed + 7919 + number, language=_language(voice), voices=[voice]
             )
         ]
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            paths = list(pool.map(lambda item: synthesize(item, folder), items))
+        paths = synthesize_all(items, folder)
         samples = [
             Sample(load_for_recognition(path), item.phrase)
             for item, path in zip(items, paths, strict=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 import subprocess
+import threading
+import time
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -583,6 +585,32 @@ def test_the_pico_voice_is_another_synthesizer_at_the_report_rates_and_pitches(
     assert all(item.text == vocab.display(item.phrase) for item in items)
     assert asr.said_text("Cesar fünf", "de+Hugo") != "Cesar fünf"
     assert asr.said_text("Cesar fünf", asr.PICO_VOICE) == "Cesar fünf"
+
+
+def test_pico_says_the_corpus_in_its_order_whatever_espeak_ng_does_beside_it(
+    vocab: Vocabulary, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pico's output for a text depends on what it said before in the process (the same
+    sentence came out one way for its first three calls, another way after), so its items are
+    said one after the other in corpus order, never in the order two threads happen to take
+    them: two runs of the benchmark then hear the very same audio and report the same figures
+    (session 15: one run played a wrong move that the next did not)."""
+    said: list[tuple[str, int]] = []
+    draw = random.Random(3)
+
+    def slow(item: asr.Item, folder: Path) -> Path:
+        time.sleep(draw.random() / 50)  # espeak-ng and Pico take their own times
+        said.append((item.ident, threading.get_ident()))
+        return folder / item.ident
+
+    monkeypatch.setattr(asr, "synthesize", slow)
+    items = asr.make_items(12, vocab, seed=4, voices=(asr.PICO_VOICE, "de", "de+m3"))
+    paths = asr.synthesize_all(items, tmp_path)
+    assert [p.name for p in paths] == [item.ident for item in items]
+    pico = [item.ident for item in items if item.voice == asr.PICO_VOICE]
+    assert len(pico) >= 3
+    assert [ident for ident, _ in said if ident in pico] == pico
+    assert len({thread for ident, thread in said if ident in pico}) == 1
 
 
 @pytest.mark.slow

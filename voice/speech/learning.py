@@ -247,9 +247,14 @@ def learn_in_background(store: RecordingStore) -> subprocess.Popen[bytes] | None
         return None
 
 
-LEARNING_NICENESS = 10
-"""How much the learning process yields the processor (``nice``): a game started right after
-the last one listens and decodes at full speed while the voice is learnt (about 40 s of work)."""
+LEARNING_NICENESS = 19
+"""How much the learning process yields the processor (``nice``, the most it can): a game
+started right after the last one, or the first game that learns while it goes on, listens and
+decodes at full speed while the voice is learnt (about 40 s of work after a game, about 12 s
+for the first ten moves). Measured with Whisper and its vote on two cores (40 decodes of
+synthesized moves, alone and beside a learning of 20 recordings, session 15): at niceness 10
+the decodes took p50 258 → 287 ms, p95 405 → 432 ms; at 19, p50 266 → 275 ms, p95 411 → 397
+ms; either way the learning ended within the 40 decodes (about 12 s)."""
 
 
 def _learning_command(index: Path) -> list[str]:
