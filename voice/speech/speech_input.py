@@ -98,7 +98,7 @@ class SpeechInput:
             key = "app.input.adapted"
             if learns_a_voice(self.recognizer) is not self.recognizer:
                 key = "app.input.vote_adapted"
-            recognizer = message(language, key, recognizer=recognizer)
+            recognizer = message(language, key, recognizer=recognizer, embedded="PocketSphinx")
         from voice.speech.audio import friendly_name
 
         device = friendly_name(self.listener.device)
