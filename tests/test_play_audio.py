@@ -95,9 +95,11 @@ def test_spoken_moves_heard_back_and_a_web_opponent(pulse: PulseAudio, tmp_path:
     spoken = [e for e in events if isinstance(e, BlindSpeech)]
     assert spoken[0].nbest and spoken[0].nbest[0][0].lower() == "springer felix drei"
     assert any(isinstance(e, SightedMove) and e.move == "d7d5" for e in events)
-    # Whisper (the default) is not adapted to a voice: no recording is kept to learn from (with
-    # PocketSphinx the move said is kept: tests/test_learning.py).
-    assert RecordingStore().entries() == []
+    # The move said is kept with its words, to learn the voice PocketSphinx votes with as
+    # Whisper's second opinion (the default); the opponent's move is not.
+    kept = RecordingStore().entries()
+    assert [entry["text"] for entry in kept] == ["springer felix drei"]
+    assert (RecordingStore().folder / kept[0]["wav"]).is_file()
 
 
 def test_strength_chosen_by_voice_then_a_spoken_game_against_stockfish(
