@@ -35,7 +35,7 @@ import numpy as np
 from benchmarks import asr, rooms
 from benchmarks.starts import begins_marker
 from benchmarks.virtual_audio import PulseAudio, Recording
-from voice.config import Settings
+from voice.config import Settings, override
 from voice.game.session import GameSession
 from voice.runtime.journal import read_journal
 from voice.speech.wavio import RATE, load_for_recognition
@@ -79,20 +79,17 @@ class LatencyReport:
     peak_rss_mb: float
 
 
-SHIPPED = """[speech]
-adaptation = "off"
-learn_from_games = false
-"""
-"""The child's settings file: the program as shipped (as the ASR benchmark measures it). No
-voice the user enrolled or the program learnt, and no learning from the benchmark's synthetic
-voices: that would start learning mid-run, which competes for the cores, and would save a voice
-learnt from espeak-ng as the user's."""
+def play_command(journal: Path, settings: Settings) -> list[str]:
+    """The game measured: against the engine, with the benchmark's own ``settings`` (so that
+    both agree on the language, the words and the engine) written beside ``journal``, as
+    shipped where the voice is concerned: no voice the user enrolled or the program learnt, and
+    no learning from the benchmark's synthetic voices (that would start learning mid-run, which
+    competes for the cores, and save a voice learnt from espeak-ng as the user's)."""
+    import tomli_w
 
-
-def play_command(journal: Path) -> list[str]:
-    """The game measured: against the engine, with :data:`SHIPPED` written beside ``journal``."""
-    config = journal.with_name("shipped.toml")
-    config.write_text(SHIPPED, encoding="utf-8")
+    shipped = override(settings, speech={"adaptation": "off", "learn_from_games": False})
+    config = journal.with_name("settings.toml")
+    config.write_text(tomli_w.dumps(shipped.model_dump(mode="json", exclude_none=True)))
     command = [sys.executable, "-m", "voice", "--config", str(config), "play"]
     command += ["--opponent", "engine", "--level", "1"]
     return [*command, "--no-web", "--control", "5400+30", "--journal", str(journal)]
@@ -101,9 +98,9 @@ def play_command(journal: Path) -> list[str]:
 class _Program:
     """``voice-chess play`` as a child process, its printed lines read as they come."""
 
-    def __init__(self, journal: Path) -> None:
+    def __init__(self, journal: Path, settings: Settings) -> None:
         self.process = subprocess.Popen(
-            play_command(journal),
+            play_command(journal, settings),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -209,7 +206,7 @@ def run(
         if any((CONDITIONS[c] or ("",))[0] == "babble" for c in conditions):
             talkers = {t.ident: load_for_recognition(asr.synthesize(t, folder)) for t in bank}
         journal = folder / "game.jsonl"
-        program = _Program(journal)
+        program = _Program(journal, settings)
         program.wait_for(begins_marker(settings.language.blind))
         trials: list[Trial] = []
         plan = [c for _ in range(moves) for c in conditions]

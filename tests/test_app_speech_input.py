@@ -312,3 +312,34 @@ def test_a_game_keeps_the_players_moves_where_a_learnt_voice_is_heard(
             assert learner.on_learnt == source.use_adaptation  # no voice yet: learnt in-game
     finally:
         source.close()
+
+
+def test_a_voice_learnt_mid_game_never_brings_in_a_whisper_that_could_not_load(
+    pulse: PulseAudio,
+    settings: Settings,
+    vocab: Vocabulary,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """recognizer = "auto" where Whisper could not load at the start: PocketSphinx listens
+    alone, and the voice learnt during the game goes to a PocketSphinx again, even if Whisper
+    could load by then (the game would change recogniser in its middle)."""
+    from voice.speech.recognizers import RecognizerError
+    from voice.speech.recognizers.sphinx import SphinxRecognizer
+    from voice.speech.recognizers.whisper import WhisperRecognizer
+
+    def cannot(*args: object, **kwargs: object) -> None:
+        raise RecognizerError("no model")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(WhisperRecognizer, "__init__", cannot)
+        source = SpeechInput(settings, vocab)
+    try:
+        assert isinstance(source.recognizer, SphinxRecognizer)
+        learnt = tmp_path / "voice.mllr"
+        Adaptation(np.stack([np.eye(13)] * 3), np.zeros((3, 13))).save(learnt)
+        source.use_adaptation(learnt)  # Whisper could load now
+        waiting = source._next_recognizer
+        assert isinstance(waiting, SphinxRecognizer) and waiting.adaptation == learnt
+    finally:
+        source.close()
