@@ -58,6 +58,7 @@ from voice.game.session import REQUESTS
 from voice.speech.recognizers import Recognizer, close_recognizer, hypotheses, make_recognizer
 from voice.speech.recognizers.grammar import position_phrases
 from voice.speech.recognizers.lexicon import Lexicon, lexicon_dir
+from voice.speech.recognizers.second_opinion import pocketsphinx_in
 from voice.speech.wavio import RATE, load_for_recognition, to_int16, write_wav
 from voice.words.matcher import Decision, match_move
 from voice.words.phrases import PhraseTable, phrase_table, speakable, spoken_forms
@@ -66,7 +67,6 @@ from voice.words.vocabulary import PIECE_WORDS, Phrase, Vocabulary
 
 if TYPE_CHECKING:
     from voice.speech.recognizers.adaptation import Sample
-    from voice.speech.recognizers.sphinx import SphinxRecognizer
 
 VOICES: tuple[str, ...] = (
     "de",
@@ -887,7 +887,7 @@ def _run(
         raise RuntimeError(str(error)) from error
     words = _lexicon(lexicon) if lexicon else None
     recognizer = _recognizer(shipped, vocab, backend, model_path, words)
-    if (enrol or learn) and _sphinx_in(recognizer) is None:
+    if (enrol or learn) and pocketsphinx_in(recognizer) is None:
         close_recognizer(recognizer)
         raise RuntimeError(ADAPTS_SPHINX)
     started = time.perf_counter()
@@ -1212,27 +1212,17 @@ def _played(
     return kept
 
 
-def _sphinx_in(recognizer: Recognizer) -> SphinxRecognizer | None:
-    """PocketSphinx, alone or as Whisper's second opinion; None when it does not listen."""
-    from voice.speech.recognizers.second_opinion import SecondOpinion
-    from voice.speech.recognizers.sphinx import SphinxRecognizer
-
-    if isinstance(recognizer, SecondOpinion):
-        recognizer = recognizer.second
-    return recognizer if isinstance(recognizer, SphinxRecognizer) else None
-
-
 def _warm(recognizer: Recognizer) -> None:
     """Let PocketSphinx's second decoder process start before the clock runs, as it has in a
     game by the time the first move is said."""
-    sphinx = _sphinx_in(recognizer)
+    sphinx = pocketsphinx_in(recognizer)
     if sphinx is not None:
         sphinx.wait_for_second_decoder()
 
 
 def _close(recognizer: Recognizer) -> float:
     """Stop a recogniser's second decoder process; its peak memory in MB (0 without one)."""
-    sphinx = _sphinx_in(recognizer)
+    sphinx = pocketsphinx_in(recognizer)
     if sphinx is None:
         return 0.0
     peak = sphinx.second_process_memory_mb()
@@ -1249,9 +1239,7 @@ def _adapted(
     from voice.speech.recognizers.sphinx import SphinxRecognizer
 
     sphinx = SphinxRecognizer(vocab, nbest=settings.speech.nbest, lexicon=words, adaptation=path)
-    if isinstance(shipped, SecondOpinion):
-        return SecondOpinion(shipped.first, sphinx, vocab)
-    return sphinx
+    return shipped.with_second(sphinx) if isinstance(shipped, SecondOpinion) else sphinx
 
 
 def _lexicon(extra: Sequence[Path]) -> Lexicon:

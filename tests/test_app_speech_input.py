@@ -86,6 +86,24 @@ def _sphinx(settings: Settings, **speech: str) -> Settings:
     return override(settings, speech={"recognizer": "sphinx", **speech})
 
 
+def _a_voice() -> Adaptation:
+    """A voice transform as voice-chess enrol saves one (here the identity)."""
+    return Adaptation(np.stack([np.eye(13)] * 3), np.zeros((3, 13)))
+
+
+def _heard_before_and_after_learning(
+    pulse: PulseAudio, source: SpeechInput, heard: queue.Queue[Heard], learnt: Path
+) -> None:
+    """A move heard; a voice learnt (saved to ``learnt``) and handed over mid-game; the move
+    heard again, now by the new recogniser."""
+    pulse.play(spoken("Springer Felix drei"), 16000)
+    assert heard.get(timeout=WAIT_S)[0][0] == "springer felix drei"
+    _a_voice().save(learnt)
+    source.use_adaptation(learnt)
+    pulse.play(spoken("Springer Felix drei"), 16000)
+    assert heard.get(timeout=WAIT_S)[0][0] == "springer felix drei"
+
+
 def test_whisper_by_default_is_named_at_start_up_without_an_enrolment_hint(
     pulse: PulseAudio, settings: Settings, vocab: Vocabulary
 ) -> None:
@@ -107,7 +125,7 @@ def test_the_enrolled_voice_is_used_by_the_microphone_and_named_at_start_up(
 ) -> None:
     """[speech] adaptation = "auto": after voice-chess enrol the game hears with the player's
     transform, and the start-up sentence says so in the player's language."""
-    Adaptation(np.stack([np.eye(13)] * 3), np.zeros((3, 13))).save(default_path())
+    _a_voice().save(default_path())
     heard: queue.Queue[Heard] = queue.Queue()
     source = SpeechInput(_sphinx(settings), vocab)
     try:
@@ -131,17 +149,12 @@ def test_a_voice_learnt_during_the_game_is_used_from_the_next_utterance(
     try:
         before = source.recognizer
         assert getattr(before, "adaptation", "none") is None
-        source.set_context(GameSession(Setup(), settings).phrases_now())
-        source.start(heard.put, lambda: None)
-        pulse.play(spoken("Springer Felix drei"), 16000)
-        assert heard.get(timeout=WAIT_S)[0][0] == "springer felix drei"
         helper = before.wait_for_second_decoder()  # False with one core: no helper
         assert not helper or before.second_process_memory_mb() > 0
+        source.set_context(GameSession(Setup(), settings).phrases_now())
+        source.start(heard.put, lambda: None)
         learnt = tmp_path / "voice.mllr"
-        Adaptation(np.stack([np.eye(13)] * 3), np.zeros((3, 13))).save(learnt)
-        source.use_adaptation(learnt)
-        pulse.play(spoken("Springer Felix drei"), 16000)
-        assert heard.get(timeout=WAIT_S)[0][0] == "springer felix drei"
+        _heard_before_and_after_learning(pulse, source, heard, learnt)
         assert source.recognizer is not before
         assert getattr(source.recognizer, "adaptation", None) == learnt
         assert "an Ihre Stimme angepasst" in source.describe("de")
@@ -164,19 +177,14 @@ def test_a_voice_learnt_during_the_game_reaches_whisper_s_second_opinion(
     try:
         before = source.recognizer
         assert isinstance(before, SecondOpinion) and before.adaptation is None
-        source.set_context(GameSession(Setup(), settings).phrases_now())
-        source.start(heard.put, lambda: None)
-        pulse.play(spoken("Springer Felix drei"), 16000)
-        assert heard.get(timeout=WAIT_S)[0][0] == "springer felix drei"
         voter = before.second
         assert isinstance(voter, SphinxRecognizer)
         helper = voter.wait_for_second_decoder()  # False with one core: no helper
         assert not helper or voter.second_process_memory_mb() > 0
+        source.set_context(GameSession(Setup(), settings).phrases_now())
+        source.start(heard.put, lambda: None)
         learnt = tmp_path / "voice.mllr"
-        Adaptation(np.stack([np.eye(13)] * 3), np.zeros((3, 13))).save(learnt)
-        source.use_adaptation(learnt)
-        pulse.play(spoken("Springer Felix drei"), 16000)
-        assert heard.get(timeout=WAIT_S)[0][0] == "springer felix drei"
+        _heard_before_and_after_learning(pulse, source, heard, learnt)
         after = source.recognizer
         assert isinstance(after, SecondOpinion) and after is not before
         assert after.first is before.first and after.adaptation == learnt
@@ -233,7 +241,7 @@ def test_pocketsphinx_without_an_enrolled_voice_suggests_voice_chess_enrol_at_st
 def test_an_enrolled_voice_gets_no_enrolment_hint(
     pulse: PulseAudio, settings: Settings, vocab: Vocabulary
 ) -> None:
-    Adaptation(np.stack([np.eye(13)] * 3), np.zeros((3, 13))).save(default_path())
+    _a_voice().save(default_path())
     source = SpeechInput(_sphinx(settings), vocab)
     try:
         description = source.describe("de")
@@ -337,7 +345,7 @@ def test_a_voice_learnt_mid_game_never_brings_in_a_whisper_that_could_not_load(
     try:
         assert isinstance(source.recognizer, SphinxRecognizer)
         learnt = tmp_path / "voice.mllr"
-        Adaptation(np.stack([np.eye(13)] * 3), np.zeros((3, 13))).save(learnt)
+        _a_voice().save(learnt)
         source.use_adaptation(learnt)  # Whisper could load now
         waiting = source._next_recognizer
         assert isinstance(waiting, SphinxRecognizer) and waiting.adaptation == learnt

@@ -29,11 +29,11 @@ from voice.speech.recognizers.second_opinion import (
     asked_back,
     confirmed,
     doubted,
+    pocketsphinx_in,
     retire,
 )
 from voice.speech.recognizers.sphinx import SphinxRecognizer
 from voice.speech.recognizers.whisper import WhisperRecognizer
-from voice.speech.speech_input import learns_a_voice
 from voice.words.matcher import Decision, match_move
 from voice.words.vocabulary import Phrase, Vocabulary
 
@@ -498,7 +498,7 @@ def test_pocketsphinx_votes_with_the_players_voice_once_there_is_one(
         assert isinstance(enrolled, SecondOpinion)
         assert isinstance(enrolled.second, SphinxRecognizer)
         assert enrolled.second.adaptation == enrolled.adaptation == default_path()
-        assert learns_a_voice(enrolled) is enrolled.second
+        assert pocketsphinx_in(enrolled) is enrolled.second
     finally:
         enrolled.close()
     off = make_recognizer(override(settings, speech={"adaptation": "off"}), vocab)
@@ -533,9 +533,9 @@ def test_only_pocketsphinx_learns_a_voice_alone_or_as_the_vote(whisper_model: Pa
     sphinx = SphinxRecognizer(VOCAB)
     both = SecondOpinion(whisper, sphinx, VOCAB)
     try:
-        assert learns_a_voice(sphinx) is sphinx
-        assert learns_a_voice(both) is sphinx
-        assert learns_a_voice(whisper) is None
+        assert pocketsphinx_in(sphinx) is sphinx
+        assert pocketsphinx_in(both) is sphinx
+        assert pocketsphinx_in(whisper) is None
     finally:
         both.close()
 

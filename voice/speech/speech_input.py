@@ -29,7 +29,6 @@ from voice.words.vocabulary import Phrase, Vocabulary
 
 if TYPE_CHECKING:
     from voice.speech.recognizers import Recognizer, Transcript
-    from voice.speech.recognizers.sphinx import SphinxRecognizer
     from voice.speech.speak import Speaker
 
 log = logging.getLogger(__name__)
@@ -49,17 +48,6 @@ def recognizer_for(settings: Settings, vocab: Vocabulary, backend: str | None = 
     # "wo ist der Springer", "wo sind die Bauern": articles and plurals beyond the vocabulary.
     extra = sorted({*WHERE_ARTICLES, *WHERE_ARTICLES.values()} - vocab.all_words())
     return make_recognizer(settings, vocab, backend=backend, extra_words=extra)
-
-
-def learns_a_voice(recognizer: Recognizer) -> SphinxRecognizer | None:
-    """The PocketSphinx that hears with the player's voice: alone, or as Whisper's second
-    opinion; None when no recogniser here learns a voice (Whisper alone, Vosk)."""
-    from voice.speech.recognizers.second_opinion import SecondOpinion
-    from voice.speech.recognizers.sphinx import SphinxRecognizer
-
-    if isinstance(recognizer, SecondOpinion):
-        recognizer = recognizer.second
-    return recognizer if isinstance(recognizer, SphinxRecognizer) else None
 
 
 class SpeechInput:
@@ -94,9 +82,11 @@ class SpeechInput:
         about = getattr(self.recognizer, "describe", None)
         recognizer = about() if callable(about) else type(self.recognizer).__name__
         if getattr(self.recognizer, "adaptation", None) is not None:
+            from voice.speech.recognizers.second_opinion import SecondOpinion
+
             # Whisper itself is never adapted: with its second opinion, say whose voice it is.
             key = "app.input.adapted"
-            if learns_a_voice(self.recognizer) is not self.recognizer:
+            if isinstance(self.recognizer, SecondOpinion):
                 key = "app.input.vote_adapted"
             recognizer = message(language, key, recognizer=recognizer, embedded="PocketSphinx")
         from voice.speech.audio import friendly_name

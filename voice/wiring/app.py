@@ -637,12 +637,13 @@ class App:
         speech = self.settings.speech
         if not speech.learn_from_games or speech.adaptation != "auto":
             return None
-        from voice.speech.speech_input import SpeechInput, learns_a_voice
+        from voice.speech.recognizers.second_opinion import pocketsphinx_in
+        from voice.speech.speech_input import SpeechInput
 
         source = self.source
         if not isinstance(source, SpeechInput):
             return None
-        sphinx = learns_a_voice(source.recognizer)
+        sphinx = pocketsphinx_in(source.recognizer)
         if sphinx is None:
             return None
         # A player whose voice is not learnt yet gets it during this game, not only the next.

@@ -42,6 +42,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -56,6 +57,9 @@ from voice.speech.recognizers.whisper import CALIBRATION, reported
 from voice.speech.wavio import RATE, as_pcm16
 from voice.words.phrases import parse_intent, without_check_words
 from voice.words.vocabulary import Phrase, Vocabulary
+
+if TYPE_CHECKING:
+    from voice.speech.recognizers.sphinx import SphinxRecognizer
 
 log = logging.getLogger(__name__)
 
@@ -237,6 +241,16 @@ class SecondOpinion:
         """Release both (PocketSphinx's helper process, Whisper's model)."""
         close_recognizer(self.second)
         close_recognizer(self.first)
+
+
+def pocketsphinx_in(recognizer: Recognizer) -> SphinxRecognizer | None:
+    """The PocketSphinx that listens, alone or as Whisper's second opinion (the one that hears
+    with the player's learnt voice); None for Whisper alone or Vosk."""
+    from voice.speech.recognizers.sphinx import SphinxRecognizer
+
+    if isinstance(recognizer, SecondOpinion):
+        recognizer = recognizer.second
+    return recognizer if isinstance(recognizer, SphinxRecognizer) else None
 
 
 def retire(old: Recognizer, new: Recognizer) -> None:
