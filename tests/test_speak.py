@@ -246,6 +246,19 @@ def test_busy_between_covers_our_speech_and_its_echo_tail(speaker: Speaker) -> N
     assert speaker.wait_idle(1) and not speaker.speaking
 
 
+def test_wait_idle_waits_for_a_sentence_still_being_rendered(speaker: Speaker) -> None:
+    """The game's end says "the game is saved" and closes the speaker once it is idle: a
+    sentence taken from the queue and still being rendered is not idle (it was lost whenever
+    the close came in that moment)."""
+    events = speaker.subscribe()
+    said = speaker.say(LONG)
+    time.sleep(0.001)  # the worker takes it at once; rendering and opening the stream take ms
+    assert speaker.wait_idle(20)
+    returned = time.monotonic()
+    end = [e for e in events_until(events, "end") if e.item == said and e.kind == "end"]
+    assert end and end[0].at <= returned + 0.1
+
+
 def test_a_speaker_with_an_unknown_voice_fails_at_once(
     pulse: PulseAudio, settings: Settings
 ) -> None:

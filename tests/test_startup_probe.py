@@ -10,11 +10,14 @@ being said: the player wants out, the start-up sentences are stale.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+from console import Console
 from pulse import PulseAudio
 
 from benchmarks import starts
@@ -32,6 +35,36 @@ def test_ten_starts_with_speech_none_dies_and_ctrl_c_ends_each_at_once(pulse: Pu
     # they are cut, and only "the game is saved" is said before the end.
     ended = [s.ended_s for s in report.starts if s.ended_s is not None]
     assert max(ended) < END_DEADLINE_S / 2, text
+
+
+@pytest.mark.audio
+@pytest.mark.slow
+def test_ctrl_c_says_the_game_is_saved_whole_and_briefly(pulse: PulseAudio, tmp_path: Path) -> None:
+    """After Ctrl-C the player hears "Die Partie ist gespeichert." and nothing more: the
+    journal's path is printed, not read out (read out, a long path kept the program alive for
+    8 s), and the sentence is not lost when the speaker closes while it is being rendered."""
+    journal = tmp_path / "a-folder-whose-name-takes-long-to-read-aloud" / "game-one.jsonl"
+    con = Console("play", "--port", "0", "--journal", str(journal))
+    try:
+        with pulse.record("speaker.monitor") as heard:
+            con.expect("Die Partie beginnt.")
+            interrupted = time.monotonic()
+            con.process.send_signal(signal.SIGINT)
+            assert con.wait() == 0
+            ended = time.monotonic()
+        assert f"Die Partie ist gespeichert in {journal}." in con.output()
+        # What the start-up was saying is cut within a few blocks; what follows is the end.
+        spoken = [
+            (max(start, interrupted + 0.3), end)
+            for start, end in heard.active_spans()
+            if end > interrupted + 0.3
+        ]
+        said = sum(end - start for start, end in spoken)
+        print(f"\nsaid after Ctrl-C: {said:.2f} s; ended after {ended - interrupted:.2f} s")
+        assert 0.6 < said < 3.0, spoken
+        assert ended - interrupted < 5.0
+    finally:
+        con.close()
 
 
 def test_speaking_leaves_no_temporary_files(tmp_path: Path, pulse: PulseAudio) -> None:

@@ -307,6 +307,7 @@ class Speaker:
         self._lock = threading.Condition()
         self._pending: collections.deque[_Item] = collections.deque()
         self._current: _Item | None = None
+        self._rendering: _Item | None = None  # taken from the queue, not yet playing
         self._generation = 0
         self._ids = itertools.count(1)
         self._audible_until = 0.0
@@ -384,7 +385,7 @@ class Speaker:
         """Block until nothing is queued or playing; False on timeout."""
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._lock:
-            while self._pending or self._current is not None:
+            while self._pending or self._rendering is not None or self._current is not None:
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
                     return False
@@ -468,18 +469,23 @@ class Speaker:
                         self._close_stream()
                 if self._closed:
                     return
-                item = self._pending.popleft()
+                # Seen by wait_idle while it is rendered: the last sentence before the end
+                # ("the game is saved") was otherwise lost when the program closed meanwhile.
+                item = self._rendering = self._pending.popleft()
             try:
                 samples = self._samples(item)
                 self._ensure_stream()
             except Exception as error:
                 print(f"voice-chess: cannot speak {item.text!r}: {error}", file=sys.stderr)
                 self._emit("error", item, time.monotonic())
+                self._rendered()
                 continue
             with self._lock:
+                self._rendering = None
                 stale = item.earcon is None and item.generation != self._generation
                 if stale or self._closed:
                     self._emit("dropped", item, time.monotonic())
+                    self._lock.notify_all()
                     continue
                 item.samples = samples
                 self._current = item
@@ -491,6 +497,11 @@ class Speaker:
                 if item.abort:
                     self._cut(item)
                     break
+
+    def _rendered(self) -> None:
+        with self._lock:
+            self._rendering = None
+            self._lock.notify_all()
 
     def _samples(self, item: _Item) -> np.ndarray:
         volume = self._settings.speech.volume

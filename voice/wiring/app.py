@@ -133,12 +133,13 @@ class Output:
             self.out.write(display_text(text, self.language) + "\n")
             self.out.flush()
 
-    def say(self, text: str, *, speak: bool = True) -> None:
-        """Print ``text`` (as it reads) and speak it (with the marks and respellings the
-        voice needs)."""
+    def say(self, text: str, *, speak: bool = True, spoken: str | None = None) -> None:
+        """Print ``text`` (as it reads) and speak it, or ``spoken`` in its place (with the
+        marks and respellings the voice needs)."""
         self.line(text)
-        if speak and self.speaker is not None and text.strip():
-            self.speaker.say(speakable(text, self.language), interrupt=False, append=True)
+        words = text if spoken is None else spoken
+        if speak and self.speaker is not None and words.strip():
+            self.speaker.say(speakable(words, self.language), interrupt=False, append=True)
 
     def stop(self) -> None:
         if self.speaker is not None:
@@ -868,7 +869,12 @@ class App:
             if self.session is not None:
                 if not self._game_over_said:
                     self.output.line(self._pgn())
-                self.tell("end.saved", path=self.journal.path)
+                # The path is printed, not read out: spoken, it kept a Ctrl-C waiting for
+                # seconds of letters and slashes.
+                self.output.say(
+                    self.text("end.saved", path=self.journal.path),
+                    spoken=self.text("end.saved_spoken"),
+                )
                 self.output.line(
                     self.text(
                         "end.resume",
