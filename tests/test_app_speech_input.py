@@ -219,6 +219,42 @@ def test_a_damaged_learnt_voice_is_reported_and_the_game_hears_on_as_before(
         source.close()
 
 
+def test_a_damaged_enrolled_voice_is_told_at_start_up(
+    pulse: PulseAudio, settings: Settings, vocab: Vocabulary
+) -> None:
+    """[speech] adaptation = "auto" and the enrolled voice cannot be read: PocketSphinx hears
+    without it (the reason goes to the log), and the start-up sentence tells the player, who
+    cannot read the log, that their voice is not used and how to learn it again."""
+    default_path().parent.mkdir(parents=True, exist_ok=True)
+    default_path().write_text("not a transform", encoding="utf-8")
+    source = SpeechInput(_sphinx(settings), vocab)
+    try:
+        assert getattr(source.recognizer, "adaptation", "none") is None
+        german = source.describe("de")
+        assert "gelernte Stimme ist beschädigt oder fehlt" in german and ENROL in german
+        assert "zwei Minuten" not in german  # not the tip for a player who never enrolled
+        assert "learnt voice is damaged or missing" in source.describe("en")
+    finally:
+        source.close()
+
+
+def test_whisper_s_vote_without_the_voice_a_setting_names_is_told_at_start_up(
+    pulse: PulseAudio, settings: Settings, vocab: Vocabulary, tmp_path: Path
+) -> None:
+    """The default recogniser with ``[speech] adaptation`` naming a file that is not there:
+    Whisper and its vote go on (PocketSphinx with the shipped voice), and the player hears so."""
+    from voice.speech.recognizers.second_opinion import SecondOpinion
+
+    missing = tmp_path / "no-such-voice.mllr"
+    source = SpeechInput(override(settings, speech={"adaptation": str(missing)}), vocab)
+    try:
+        assert isinstance(source.recognizer, SecondOpinion)
+        assert source.recognizer.adaptation is None
+        assert "gelernte Stimme ist beschädigt oder fehlt" in source.describe("de")
+    finally:
+        source.close()
+
+
 def test_pocketsphinx_without_an_enrolled_voice_suggests_voice_chess_enrol_at_start_up(
     pulse: PulseAudio, settings: Settings, vocab: Vocabulary
 ) -> None:

@@ -93,9 +93,28 @@ class SpeechInput:
 
         device = friendly_name(self.listener.device)
         words = message(language, "app.input.voice", recognizer=recognizer, device=device)
-        if self._enrolment_would_help():
+        if self._voice_unusable():
+            words = message(
+                language, "app.input.voice_unusable", input=words, command=ENROL_COMMAND
+            )
+        elif self._enrolment_would_help():
             words = message(language, "app.input.enrol_hint", input=words, command=ENROL_COMMAND)
         return words
+
+    def _voice_unusable(self) -> bool:
+        """A learnt voice was asked for but PocketSphinx hears without it: the enrolled file
+        is damaged ("auto"), or the file ``[speech] adaptation`` names is missing or damaged
+        (Whisper's vote then goes on with the shipped voice). The log has the reason; the
+        player, who cannot read it, hears that recognition is worse than they expect and
+        how to mend it."""
+        from voice.speech.recognizers.adaptation import default_path
+        from voice.speech.recognizers.second_opinion import pocketsphinx_in
+
+        sphinx = pocketsphinx_in(self.recognizer)
+        setting = self.settings.speech.adaptation
+        if sphinx is None or sphinx.adaptation is not None or setting == "off":
+            return False
+        return setting != "auto" or default_path().is_file()
 
     def _enrolment_would_help(self) -> bool:
         """PocketSphinx without the player's voice while ``[speech] adaptation = "auto"`` would
