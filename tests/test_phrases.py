@@ -275,6 +275,23 @@ def test_ambiguous_short_forms_are_left_out_but_long_forms_stay() -> None:
     assert table.phrases[("dame", "drei", "bella", "zwei")] == chess.Move.from_uci("a3b2")
 
 
+def test_a_rank_alone_where_san_needs_none_and_half_a_king_s_square_are_not_accepted() -> None:
+    """The closed set holds what players say: SAN's form, the piece and target alone, the file
+    (a common habit) and the whole square. "Turm eins Eva eins" or "König zwei Eva eins" no
+    one says, and each such phrase is one more that a misheard move can land on: "König zwei
+    Eva eins" was played for "Turm Hector Eva eins" (session 15, pink noise)."""
+    vocab = Vocabulary.default()
+    board = chess.Board("4k3/8/8/8/8/8/4K3/7R w - - 0 1")
+    table = phrase_table(board, vocab)
+    rook, king = chess.Move.from_uci("h1e1"), chess.Move.from_uci("e2e1")
+    for words in ("turm eva eins", "turm hector eva eins", "turm hector eins eva eins"):
+        assert table.phrases[tuple(words.split())] == rook, words
+    for words in ("könig eva eins", "könig eva zwei eva eins", "eva zwei eva eins"):
+        assert table.phrases[tuple(words.split())] == king, words
+    for words in ("turm eins eva eins", "könig zwei eva eins", "könig eva eva eins"):
+        assert tuple(words.split()) not in table.phrases, words
+
+
 def test_words_list_covers_every_phrase_and_check_words() -> None:
     vocab = Vocabulary.default()
     table = phrase_table(chess.Board(), vocab)

@@ -149,7 +149,14 @@ def _piece_forms(
         by_file = True
     canonical_origin: Phrase = (file_word,) * by_file + (rank_word,) * by_rank
     origins: list[Phrase] = [canonical_origin]
-    for extra in ((), (file_word,), (rank_word,), (file_word, rank_word)):
+    # Beside SAN's own: no origin, the file (a common habit, needed or not) and the whole
+    # square (long algebraic). Not a rank alone where SAN does not ask for it, nor half of a
+    # king's square: no one says them, and each is one more phrase a misheard move can land
+    # on ("König zwei Eva eins" was played for "Turm Hector Eva eins", session 15).
+    extras: tuple[Phrase, ...] = ((), (file_word,), (file_word, rank_word))
+    if board.piece_type_at(origin) == chess.KING:
+        extras = ((), (file_word, rank_word))
+    for extra in extras:
         if extra not in origins:
             origins.append(extra)
     captures: list[Phrase] = [(CAPTURE_WORD,), *((w,) for w in CAPTURE_WORDS[1:]), ()]
