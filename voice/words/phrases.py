@@ -457,36 +457,6 @@ def parse_intent(phrase: Phrase, vocab: Vocabulary) -> MoveIntent | None:
     )
 
 
-def same_move(a: Phrase, b: Phrase, vocab: Vocabulary) -> bool:
-    """Whether two phrases of one position's table name the same move, read without the board.
-
-    True when both name the same mover (a piece word, else a pawn), target and promotion, and
-    one says no more about the origin than the other ("Läufer Cesar vier", "Läufer schlägt
-    Cesar vier", "Läufer Felix Cesar vier"; "Eva vier", "Bauer Eva vier"). That is sound for a
-    table's phrases: each is kept only when no other legal move is said the same way, and every
-    move of that piece to that square is said in the less specific form too (a pawn's push and
-    capture never share a square), so the more specific phrase's move can only be that one.
-    False where the words alone cannot tell (the coordinate form without a piece, castling),
-    and for what is not a move: a recogniser then treats the two as rivals, as before."""
-    first, second = parse_intent(a, vocab), parse_intent(b, vocab)
-    if first is None or second is None or first.castling or second.castling:
-        return False
-    mover = first.mover()
-    if mover is None or mover != second.mover():
-        return False
-    if (first.to_square, first.promotion) != (second.to_square, second.promotion):
-        return False
-    return _says_no_more(first, second) or _says_no_more(second, first)
-
-
-def _says_no_more(less: MoveIntent, more: MoveIntent) -> bool:
-    """Every origin coordinate ``less`` names, ``more`` names alike."""
-    return all(
-        mine is None or mine == theirs
-        for mine, theirs in ((less.from_file, more.from_file), (less.from_rank, more.from_rank))
-    )
-
-
 def _kind(vocab: Vocabulary, token: str) -> str:
     if token in vocab.file_words:
         return "f"

@@ -19,13 +19,13 @@ repeated back). So it never decides from its own text. Per utterance:
    (a plain sum favours short phrases) minus :data:`EDIT_WEIGHT` times its distance from the
    guess.
 4. **Decide with a calibrated probability** (:func:`probability`, :data:`CALIBRATION`): how far
-   the best candidate is ahead of the next that names something else (:func:`rival_score`), how
-   well it fits per token, how loud the speech stands above the room, how near the free guess
-   came to it, and how much better the guess fits than it (small talk fits its own words far
-   better than any move). Below ``unsure`` nothing is heard ("say it again"); otherwise the
-   shortlist goes on as the n-best list, rescaled so that the matcher (``[matching]
-   accept_confidence``) plays a move at once only when the probability reached ``sure``, asks it
-   back when it did not, and offers both moves when two fit almost equally.
+   the best candidate is ahead of the next, how well it fits per token, how loud the speech
+   stands above the room, how near the free guess came to it, and how much better the guess
+   fits than it (small talk fits its own words far better than any move). Below
+   ``unsure`` nothing is heard ("say it again"); otherwise the shortlist goes on as the n-best
+   list, rescaled so that the matcher (``[matching] accept_confidence``) plays a move at once
+   only when the probability reached ``sure``, asks it back when it did not, and offers both
+   moves when two fit almost equally.
 
 Constants were tuned on the benchmark's tuning voices only (``python -m benchmarks asr --voices
 tuning``); the figures in the README come from the report voices.
@@ -48,7 +48,7 @@ import numpy as np
 
 from voice.speech.recognizers import LastAnswer, RecognizerError, Transcript, WholeUtterance
 from voice.speech.wavio import RATE, as_pcm16
-from voice.words.phrases import same_move, without_check_words
+from voice.words.phrases import without_check_words
 from voice.words.utterance import read_command
 from voice.words.vocabulary import (
     LONG_CASTLING,
@@ -166,15 +166,7 @@ class Calibration:
     10 dB); pooled, ``sure`` lies above every wrong phrase that could be played. On those 871
     moves the rule plays 208 right and none wrong and asks back 253 right and 28 wrong (small
     talk included). The earlier constants were fitted on padded clips (session 7); a refit in
-    session 8, with the wrong labels, was measured and not adopted.
-
-    Session 16: refitted on the same corpora, now drawn from the phrases players say
-    (:func:`voice.words.phrases.spoken_forms`) and with the lead measured over the next
-    candidate naming something else (:func:`rival_score`): on those 985 utterances the rule
-    plays 204 right moves instead of 196 and none wrong, asks back 312 right and 25 wrong
-    instead of 303 and 23. On a third tuning corpus no constant was fitted on (seed 11, 60
-    moves, 272 utterances): played right 44 → 48, asked back right 69 → 72 and wrong 7 → 5,
-    small talk asked back 2 → 0, none played wrong."""
+    session 8, with the wrong labels, was measured and not adopted."""
 
     lead: float
     """Weight of the best candidate's score lead over the next (score units)."""
@@ -221,14 +213,14 @@ class Calibration:
 
 
 CALIBRATION = Calibration(
-    lead=0.1548,
-    fit=0.1222,
-    loudness=0.0055,
-    distance=-7.4615,
-    gap=-0.0933,
-    bias=3.6132,
-    sure=0.978,
-    unsure=0.817,
+    lead=0.0488,
+    fit=0.8495,
+    loudness=0.005,
+    distance=-4.8053,
+    gap=0.1954,
+    bias=6.0384,
+    sure=0.958,
+    unsure=0.805,
     choices_from=0.4,
     choices_distance=0.5,
 )
@@ -360,20 +352,6 @@ class Evidence:
     guess_logp: float
     """Mean log-probability per token of the best free guess: far above the best phrase's
     when the speech was something else that Whisper could write down (small talk)."""
-
-
-def rival_score(evidence: Evidence, vocab: Vocabulary) -> float:
-    """The score of the best candidate that says something else than the best (the lead is
-    measured to it): not another way of saying the same move ("Läufer schlägt Cesar vier"
-    beside "Läufer Cesar vier", :func:`voice.words.phrases.same_move`), which is no rival;
-    30 below the best when there is none. Counting such forms as rivals held right moves back
-    as if torn between two: on the tuning voices (seed 101, 494 utterances heard as in a room)
-    the next candidate was the same move for 39 % of the right moves."""
-    best = evidence.scored[0]
-    for candidate in evidence.scored[1:]:
-        if not same_move(best.phrase, candidate.phrase, vocab):
-            return candidate.score
-    return best.score - 30.0
 
 
 def frame_levels_db(pcm: np.ndarray) -> np.ndarray:
@@ -840,7 +818,7 @@ class WhisperRecognizer:
             return None
         evidence = self.score(pcm[start:end], candidates)
         best = evidence.scored[0]
-        lead = best.score - rival_score(evidence, self.vocab)
+        lead = best.score - evidence.scored[1].score if len(evidence.scored) > 1 else 30.0
         gap = evidence.guess_logp - best.mean_logp
         together = agrees(evidence, self.vocab, self._answers)
         return evidence, Features(lead, best.mean_logp, level, best.distance, gap, together)
