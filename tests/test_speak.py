@@ -246,13 +246,29 @@ def test_busy_between_covers_our_speech_and_its_echo_tail(speaker: Speaker) -> N
     assert speaker.wait_idle(1) and not speaker.speaking
 
 
-def test_wait_idle_waits_for_a_sentence_still_being_rendered(speaker: Speaker) -> None:
+def test_wait_idle_waits_for_a_sentence_still_being_rendered(
+    speaker: Speaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The game's end says "the game is saved" and closes the speaker once it is idle: a
     sentence taken from the queue and still being rendered is not idle (it was lost whenever
-    the close came in that moment)."""
+    the close came in that moment). The rendering is held here until the test lets it go."""
+    import threading
+
+    from voice.speech import speak
+
+    entered, release = threading.Event(), threading.Event()
+
+    def held(*args: object, **kwargs: object) -> tuple[np.ndarray, int]:
+        entered.set()
+        release.wait(10)
+        return render(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(speak, "render", held)
     events = speaker.subscribe()
-    said = speaker.say(LONG)
-    time.sleep(0.001)  # the worker takes it at once; rendering and opening the stream take ms
+    said = speaker.say(MOVE)
+    assert entered.wait(10)  # taken from the queue, being rendered
+    assert not speaker.wait_idle(0.2)
+    release.set()
     assert speaker.wait_idle(20)
     returned = time.monotonic()
     end = [e for e in events_until(events, "end") if e.item == said and e.kind == "end"]
