@@ -138,8 +138,9 @@ def _piece_forms(
     board: chess.Board, move: chess.Move, vocab: Vocabulary, rivals: list[chess.Square]
 ) -> list[Phrase]:
     """Forms of a king, queen, rook, bishop or knight move (no castling); canonical first."""
-    piece_word = PIECE_WORDS[board.piece_type_at(move.from_square) or chess.PAWN]
     origin = move.from_square
+    piece = board.piece_type_at(origin) or chess.PAWN
+    piece_word = PIECE_WORDS[piece]
     file_word = vocab.file_words[chess.square_file(origin)]
     rank_word = vocab.rank_words[chess.square_rank(origin)]
     # SAN's rule (python-chess `_algebraic_without_suffix`): file, else rank, else both.
@@ -154,7 +155,7 @@ def _piece_forms(
     # king's square: no one says them, and each is one more phrase a misheard move can land
     # on ("König zwei Eva eins" was played for "Turm Hector Eva eins", session 15).
     extras: tuple[Phrase, ...] = ((), (file_word,), (file_word, rank_word))
-    if board.piece_type_at(origin) == chess.KING:
+    if piece == chess.KING:
         extras = ((), (file_word, rank_word))
     for extra in extras:
         if extra not in origins:
