@@ -47,7 +47,7 @@ from voice.speech.listen import PRE_ROLL
 from voice.speech.recognizers import Recognizer, Transcript
 from voice.speech.wavio import RATE, load_for_recognition
 from voice.wiring.app_decisions import is_yes, level_answer, question_phrases
-from voice.words.vocabulary import NUMBER_WORDS, Phrase, Vocabulary
+from voice.words.vocabulary import NUMBER_WORDS, NamedMoves, Phrase, Vocabulary
 
 QUESTION_WORDS: tuple[str, ...] = ("ja", *NUMBER_WORDS["de"][:8])
 """The answers to "Spielstärke des Computers?": "ja" for the suggested level, or a level."""
@@ -260,12 +260,17 @@ class Room:
     offset: int = 0
 
     def hear(
-        self, recognizer: Recognizer, path: Path, context: frozenset[Phrase]
+        self,
+        recognizer: Recognizer,
+        path: Path,
+        context: frozenset[Phrase],
+        moves: NamedMoves | None = None,
     ) -> Transcript | None:
         """What the recogniser makes of the utterance in ``path`` said in this room, in
-        ``context``; None when the end-pointer never delivered it."""
-        recognizer.set_context(context)
-        complete = asr.completion_check(recognizer, context)
+        ``context`` (``moves``: which of its phrases name which move); None when the
+        end-pointer never delivered it."""
+        recognizer.set_context(context, moves)
+        complete = asr.completion_check(recognizer, context, moves)
         pre_roll = getattr(recognizer, "pre_roll_s", PRE_ROLL)
         if self.condition == "hall":
             words = rooms.hall(path, self.folder)
@@ -284,7 +289,7 @@ class Room:
             cut = rooms.heard_in_room(words, None, np.zeros, pre_roll, complete)
         if cut is None:
             return None
-        recognizer.set_context(context)
+        recognizer.set_context(context, moves)
         return recognizer.recognize(cut, RATE)
 
 
@@ -311,6 +316,7 @@ def run(
         "question": question_phrases(vocab),
         **{context: make().phrases_now() for context, make in games.items()},
     }
+    moves = {context: make().moves_now() for context, make in games.items()}
     report = Report()
     rng = random.Random(seed)
     said_sentences = [
@@ -338,7 +344,12 @@ def run(
                 report.tallies[(condition, context)] = Tally()
             for item in said:
                 meant = vocab.normalize(item.words)
-                transcript = room.hear(recognizer, recordings[item.ident], contexts[item.context])
+                transcript = room.hear(
+                    recognizer,
+                    recordings[item.ident],
+                    contexts[item.context],
+                    moves.get(item.context),
+                )
                 tally = report.tallies[(condition, item.context)]
                 if item.context == "question":
                     outcome, read = question_outcome(transcript, meant, vocab)
@@ -350,7 +361,10 @@ def run(
                 if outcome == "asked" and doubted_yes(read, meant, vocab):
                     tally.doubted.append(f"{item.words} → {read}? ({item.voice})")
             played = sum(
-                plays_a_move(games["asked"], room.hear(recognizer, path, contexts["asked"]))
+                plays_a_move(
+                    games["asked"],
+                    room.hear(recognizer, path, contexts["asked"], moves["asked"]),
+                )
                 for path in paths.values()
             )
             report.sentences[condition] = len(paths)

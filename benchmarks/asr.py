@@ -63,7 +63,7 @@ from voice.speech.wavio import RATE, load_for_recognition, to_int16, write_wav
 from voice.words.matcher import Decision, match_move
 from voice.words.phrases import PhraseTable, phrase_table, speakable, spoken_forms
 from voice.words.utterance import read_command
-from voice.words.vocabulary import PIECE_WORDS, Phrase, Vocabulary
+from voice.words.vocabulary import PIECE_WORDS, NamedMoves, Phrase, Vocabulary
 
 if TYPE_CHECKING:
     from voice.speech.recognizers.adaptation import Sample
@@ -942,6 +942,9 @@ def _run(
             contexts[fen] = position_phrases(chess.Board(fen), vocab)
         return contexts[fen]
 
+    def moves_of(fen: str) -> NamedMoves:
+        return phrase_table(chess.Board(fen), vocab).named_moves()
+
     def decode(
         item: Item, audio: np.ndarray | None, condition: str, snr: float | None = None
     ) -> None:
@@ -956,7 +959,7 @@ def _run(
             )
             return
         board = chess.Board(item.fen)
-        listener.set_context(context_of(item.fen))
+        listener.set_context(context_of(item.fen), moves_of(item.fen))
         cleaning = time.perf_counter()
         audio = suppress(audio, frontend)
         if frontend != "none":
@@ -1035,7 +1038,7 @@ def _run(
     def in_a_room(item: Item, path: Path, offset: int, plan: list[Item], starts: list[int]) -> None:
         """--room: each condition as a room makes it, cut by the end-pointer."""
         words = load_for_recognition(path)
-        complete = completion_check(listener, context_of(item.fen))
+        complete = completion_check(listener, context_of(item.fen), moves_of(item.fen))
         for condition in ("clean", *NOISE_SNR):
             if condition not in chosen:
                 continue
@@ -1060,7 +1063,7 @@ def _run(
 
         def run() -> None:
             words = load_for_recognition(path)
-            complete = completion_check(listener, context_of(item.fen))
+            complete = completion_check(listener, context_of(item.fen), moves_of(item.fen))
             cut = rooms.heard_in_room(words, None, np.zeros, listener.pre_roll_s, complete)
             decode(item, cut, "accented")
 
@@ -1130,13 +1133,13 @@ def _run(
 
 
 def completion_check(
-    recognizer: Recognizer, context: frozenset[Phrase]
+    recognizer: Recognizer, context: frozenset[Phrase], moves: NamedMoves | None = None
 ) -> Callable[[np.ndarray], bool]:
     """The program's completion check (``SpeechInput._complete``) for the end-pointer of
     ``--room``: the words so far, decoded in ``context``, make a whole phrase."""
 
     def complete(audio: np.ndarray) -> bool:
-        recognizer.set_context(context)
+        recognizer.set_context(context, moves)
         transcript = recognizer.recognize(audio, RATE)
         return bool(transcript.complete and transcript.nbest)
 
@@ -1200,7 +1203,8 @@ def _played(
     kept = []
     for sample, item in zip(samples, items, strict=True):
         board = chess.Board(item.fen)
-        recognizer.set_context(position_phrases(board, vocab))
+        moves = phrase_table(board, vocab).named_moves()
+        recognizer.set_context(position_phrases(board, vocab), moves)
         transcript = recognizer.recognize(sample.pcm, RATE)
         result = match_move(board, hypotheses(transcript, vocab), vocab, settings.matching)
         if result.decision in (Decision.ACCEPT, Decision.CONFIRM) and result.heard:

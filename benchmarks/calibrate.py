@@ -199,16 +199,17 @@ def _hear(
 ) -> Sample | None:
     board = chess.Board(item.fen)
     context = frozenset(position_phrases(board, vocab))
+    moves = phrase_table(board, vocab).named_moves()
     cut = rooms.heard_in_room(
         words,
         room[1] if room else None,
         fill,
         recognizer.pre_roll_s,
-        asr.completion_check(recognizer, context),
+        asr.completion_check(recognizer, context, moves),
     )
     if cut is None:
         return None
-    recognizer.set_context(context)
+    recognizer.set_context(context, moves)
     judged = recognizer.judge(cut)
     if judged is None:
         return None

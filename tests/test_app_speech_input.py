@@ -9,8 +9,10 @@ from __future__ import annotations
 import importlib.util
 import queue
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
+import chess
 import numpy as np
 import pytest
 from pulse import PulseAudio, espeak
@@ -19,11 +21,12 @@ from voice.config import Settings, override
 from voice.game.session import GameSession
 from voice.rules.events import Setup
 from voice.speech import speech_input
+from voice.speech.recognizers import Recognizer, Transcript, close_recognizer
 from voice.speech.recognizers.adaptation import Adaptation, default_path
 from voice.speech.speak import Speaker
 from voice.speech.speech_input import SpeechInput
 from voice.words.utterance import Heard
-from voice.words.vocabulary import Vocabulary
+from voice.words.vocabulary import NamedMoves, Phrase, Vocabulary
 
 pytestmark = pytest.mark.audio
 
@@ -35,20 +38,56 @@ def spoken(words: str) -> np.ndarray:
     return np.concatenate([espeak(words, "de", 16000, 140), np.zeros(16000, dtype=np.int16)])
 
 
+def listen_as_a_game_starts(source: SpeechInput, settings: Settings) -> None:
+    game = GameSession(Setup(), settings)
+    source.set_context(game.phrases_now(), game.moves_now())
+
+
+class Told:
+    """The recogniser the microphone uses, noting which moves it was told of with each
+    context."""
+
+    def __init__(self, recognizer: Recognizer) -> None:
+        self.recognizer = recognizer
+        self.pre_roll_s = recognizer.pre_roll_s
+        self.moves: list[NamedMoves | None] = []
+
+    def set_context(self, allowed: Iterable[Phrase], moves: NamedMoves | None = None) -> None:
+        self.moves.append(moves)
+        self.recognizer.set_context(allowed, moves)
+
+    def recognize(
+        self, audio: np.ndarray, sample_rate: int, *, alternatives: bool = True
+    ) -> Transcript:
+        return self.recognizer.recognize(audio, sample_rate, alternatives=alternatives)
+
+    def describe(self) -> str:
+        return self.recognizer.describe()
+
+    def close(self) -> None:
+        close_recognizer(self.recognizer)
+
+
 def test_a_spoken_move_arrives_as_the_recognisers_nbest(
     pulse: PulseAudio, settings: Settings, vocab: Vocabulary
 ) -> None:
+    """The recogniser hears in the game's context, and is told which phrases name which move
+    (Whisper measures its best move's lead over the next *other* move)."""
     heard: queue.Queue[Heard] = queue.Queue()
     source = SpeechInput(settings, vocab)
+    told = Told(source.recognizer)
+    source.recognizer = told  # type: ignore[assignment]
     try:
         # The end-pointer keeps what the recogniser wants before the onset (Whisper: 0.5 s).
         assert source.listener.endpointer.pre_roll == source.recognizer.pre_roll_s == 0.5
-        source.set_context(GameSession(Setup(), settings).phrases_now())
+        listen_as_a_game_starts(source, settings)
         source.start(heard.put, lambda: None)
         pulse.play(spoken("Springer Felix drei"), 16000)
         nbest = heard.get(timeout=WAIT_S)
         assert nbest[0][0] == "springer felix drei"
         assert all(0.0 <= confidence <= 1.0 for _, confidence in nbest)
+        assert told.moves[-1] == GameSession(Setup(), settings).moves_now()
+        assert told.moves[-1][("springer", "felix", "drei")] == chess.Move.from_uci("g1f3")
     finally:
         source.close()
 
@@ -61,7 +100,7 @@ def test_stopp_during_our_own_speech_silences_it_and_is_no_input(
         events = speaker.subscribe()
         source = SpeechInput(settings, vocab, speaker)
         try:
-            source.set_context(GameSession(Setup(), settings).phrases_now())
+            listen_as_a_game_starts(source, settings)
             source.start(heard.put, lambda: None)
             speaker.say(
                 "Weiß: König Gustav eins; Dame David eins; Türme Anna eins, Hector eins; "
@@ -131,7 +170,7 @@ def test_the_enrolled_voice_is_used_by_the_microphone_and_named_at_start_up(
     try:
         assert getattr(source.recognizer, "adaptation", None) == default_path()
         assert "an Ihre Stimme angepasst" in source.describe("de")
-        source.set_context(GameSession(Setup(), settings).phrases_now())
+        listen_as_a_game_starts(source, settings)
         source.start(heard.put, lambda: None)
         pulse.play(spoken("Springer Felix drei"), 16000)
         assert heard.get(timeout=WAIT_S)[0][0] == "springer felix drei"
@@ -151,7 +190,7 @@ def test_a_voice_learnt_during_the_game_is_used_from_the_next_utterance(
         assert getattr(before, "adaptation", "none") is None
         helper = before.wait_for_second_decoder()  # False with one core: no helper
         assert not helper or before.second_process_memory_mb() > 0
-        source.set_context(GameSession(Setup(), settings).phrases_now())
+        listen_as_a_game_starts(source, settings)
         source.start(heard.put, lambda: None)
         learnt = tmp_path / "voice.mllr"
         _heard_before_and_after_learning(pulse, source, heard, learnt)
@@ -181,7 +220,7 @@ def test_a_voice_learnt_during_the_game_reaches_whisper_s_second_opinion(
         assert isinstance(voter, SphinxRecognizer)
         helper = voter.wait_for_second_decoder()  # False with one core: no helper
         assert not helper or voter.second_process_memory_mb() > 0
-        source.set_context(GameSession(Setup(), settings).phrases_now())
+        listen_as_a_game_starts(source, settings)
         source.start(heard.put, lambda: None)
         learnt = tmp_path / "voice.mllr"
         _heard_before_and_after_learning(pulse, source, heard, learnt)
@@ -210,7 +249,7 @@ def test_a_damaged_learnt_voice_is_reported_and_the_game_hears_on_as_before(
         source.use_adaptation(damaged)
         assert "could not use the voice learnt" in caplog.text
         heard: queue.Queue[Heard] = queue.Queue()
-        source.set_context(GameSession(Setup(), settings).phrases_now())
+        listen_as_a_game_starts(source, settings)
         source.start(heard.put, lambda: None)
         pulse.play(spoken("Springer Felix drei"), 16000)
         assert heard.get(timeout=WAIT_S)[0][0] == "springer felix drei"

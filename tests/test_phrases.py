@@ -21,6 +21,7 @@ from voice.words.phrases import (
     parse_intent,
     phrase_table,
     render_move,
+    same_move,
     speakable,
     spoken_forms,
 )
@@ -95,6 +96,44 @@ def test_every_phrase_read_as_words_selects_only_its_own_move(board: chess.Board
         intent = parse_intent(phrase, vocab)
         assert intent is not None, phrase
         assert intent_moves(board, intent) == [move], phrase
+
+
+@PROPERTY
+@given(positions())
+def test_phrases_read_as_the_same_move_are_the_same_move(board: chess.Board) -> None:
+    """Whisper measures how far its best phrase leads the next phrase naming something else
+    (same_move): two phrases it takes for one move must never be two moves, or a close rival
+    would look far behind."""
+    vocab = Vocabulary.default()
+    by_target: dict[chess.Square | None, list[tuple[tuple[str, ...], chess.Move]]] = {}
+    for phrase, move in phrase_table(board, vocab).phrases.items():
+        intent = parse_intent(phrase, vocab)
+        by_target.setdefault(intent.to_square if intent else None, []).append((phrase, move))
+    for phrases in by_target.values():  # same_move needs one target: compare within each
+        for a, move_a in phrases:
+            for b, move_b in phrases:
+                if same_move(a, b, vocab):
+                    assert move_a == move_b, (a, b)
+
+
+def test_forms_of_one_move_are_one_move_and_the_rest_are_not() -> None:
+    vocab = Vocabulary.default()
+
+    def same(a: str, b: str) -> bool:
+        return same_move(tuple(a.split()), tuple(b.split()), vocab)
+
+    assert same("läufer cesar vier", "läufer schlägt cesar vier")
+    assert same("läufer nimmt cesar vier", "läufer felix eins cesar vier")
+    assert same("eva david fünf", "bauer eva schlägt david fünf")
+    assert same("eva vier", "bauer eva vier")  # a push and a capture never share a square
+    assert not same("turm anna dame eins", "turm hector dame eins")  # two rooks
+    assert not same("dame anna bella zwei", "dame eins bella zwei")  # neither says less
+    assert not same("läufer cesar vier", "läufer cesar fünf")
+    assert not same("anna acht dame", "anna acht turm")  # promotions
+    # Where the words alone cannot tell: the coordinate form without a piece, castling.
+    assert not same("gustav eins felix drei", "springer felix drei")
+    assert not same("kurze rochade", "könig gustav eins")
+    assert not same("remis", "remis")
 
 
 @pytest.mark.slow

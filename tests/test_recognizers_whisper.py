@@ -13,6 +13,8 @@ import pytest
 from speech_audio import needs_espeak, synthesize
 
 from voice.config import Settings, override
+from voice.game.session import GameSession
+from voice.rules.events import Setup, SightedMove
 from voice.speech.recognizers import hypotheses, make_recognizer
 from voice.speech.recognizers.grammar import position_phrases
 from voice.speech.recognizers.second_opinion import SecondOpinion
@@ -32,6 +34,7 @@ from voice.speech.recognizers.whisper import (
     nearest,
     probability,
     reported,
+    rival_score,
     says_all,
     says_only,
     sound_string,
@@ -41,6 +44,7 @@ from voice.speech.recognizers.whisper import (
 )
 from voice.wiring.app_decisions import question_phrases
 from voice.words.matcher import Decision, match_move
+from voice.words.phrases import phrase_table, same_move
 from voice.words.vocabulary import Vocabulary
 
 pytestmark = needs_espeak
@@ -111,8 +115,9 @@ def test_the_phrase_said_to_its_end_beats_one_that_fits_only_its_start(
             ("bella", "sieben", "bella", "acht", "umwandlung", "turm"),
         ]
     )
-    transcript = recognizer.recognize(synthesize(said, tmp_path, voice=voice), 16000)
-    assert transcript.best == said.lower()
+    judged = recognizer.judge(synthesize(said, tmp_path, voice=voice))
+    assert judged is not None
+    assert judged[0].scored[0].phrase == tuple(said.lower().split())  # scored first
 
 
 def test_yes_is_heard_among_the_answers_to_a_question(
@@ -195,8 +200,10 @@ def test_a_short_answer_is_heard_when_written_as_a_sentence(
     ("nein" as "eins", "fünf" as "sieben"): a lower-case word at the start of a sentence is a
     spelling Whisper does not write."""
     recognizer.set_context(question_phrases(Vocabulary.default()))
-    transcript = recognizer.recognize(synthesize(said, tmp_path, voice=voice), 16000)
-    assert transcript.best == said
+    judged = recognizer.judge(synthesize(said, tmp_path, voice=voice))
+    assert judged is not None
+    assert judged[0].scored[0].phrase == (said,)  # scored first (played, asked or offered:
+    # the decision is the calibration's; a weak "fünf" is now "say it again")
 
 
 def test_small_talk_is_no_move(
@@ -243,7 +250,7 @@ def test_below_unsure_a_request_is_passed_on_only_when_the_guess_said_it(
     evidence = Evidence([Scored(best, -3.0, -3.0, 3, 0.1, (0.1,)), rival], [guess], -2.0)
     unsure = (CALIBRATION.choices_from + CALIBRATION.unsure) / 2
     features = Features(0.5, -1.0, 20.0, 0.1, 1.0, True)
-    monkeypatch.setattr(recognizer, "judge", lambda pcm, candidates=None: (evidence, features))
+    monkeypatch.setattr(recognizer, "judge", lambda pcm, c=None, m=None: (evidence, features))
     monkeypatch.setattr(Features, "probability", lambda self, c=CALIBRATION: unsure)
     level = 1000 + sum(map(ord, guess)) % 5000  # each case its own audio: never the cached one
     audio = np.full(16000, level, dtype=np.int16)
@@ -285,7 +292,9 @@ def test_only_the_first_two_guesses_may_say_an_unsure_command(
         (3002, [" Bella sieben.", " Reihe sieben.", " Maler sieben."], True),
     ):
         evidence = Evidence([best], guesses, -2.0)
-        monkeypatch.setattr(recognizer, "judge", lambda pcm, c=None, e=evidence: (e, features))
+        monkeypatch.setattr(
+            recognizer, "judge", lambda pcm, c=None, m=None, e=evidence: (e, features)
+        )
         transcript = recognizer.recognize(np.full(16000, level, dtype=np.int16), 16000)
         assert bool(transcript.nbest) == passed_on
 
@@ -405,6 +414,75 @@ def test_a_move_with_a_close_rival_or_in_faint_speech_is_never_played_however_we
     faint = replace(clear, level_db=CALIBRATION.play_level_db - 1)
     assert faint.probability() >= CALIBRATION.sure
     assert top_confidence(faint) < gate
+
+
+CAPTURE_ON_D5 = "rnbqkbnr/ppp2ppp/8/3pp3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3"
+"""1. e4 e5 2. Nf3 d5: White may take on d5 (exd5), said in a dozen ways."""
+
+
+def _scored(words: str, score: float) -> Scored:
+    return Scored(tuple(words.split()), score, score, 4, 0.1, (0.1,))
+
+
+def test_the_lead_is_over_the_next_phrase_that_names_another_move() -> None:
+    """Another way of saying the best move is no rival: "Eva schlägt David fünf" and "Bauer
+    schlägt David fünf" are one move, and a lead of 0.5 between them held a right move back as
+    if torn between two. The lead is measured to the next other move."""
+    moves = phrase_table(chess.Board(CAPTURE_ON_D5), VOCAB).named_moves()
+    forms = [_scored("eva schlägt david fünf", -2.0), _scored("bauer schlägt david fünf", -2.5)]
+    evidence = Evidence([*forms, _scored("springer david vier", -7.0)], [" Eva …"], 0)
+    assert rival_score(evidence, VOCAB, moves) == -7.0
+    assert rival_score(Evidence(forms, [], 0), VOCAB, moves) == -32.0  # no other move at all
+    # Without the position's moves nothing is known to be one move: the next phrase is the rival.
+    assert rival_score(evidence, VOCAB, {}) == -2.5
+    # Two rooks' moves to one square are two moves, however alike they sound.
+    rooks = phrase_table(chess.Board("4k3/8/8/8/8/8/8/R4RK1 w - - 0 1"), VOCAB).named_moves()
+    two = [_scored("turm anna david eins", -2.0), _scored("turm felix david eins", -2.5)]
+    assert rival_score(Evidence(two, [], 0), VOCAB, rooks) == -2.5
+
+
+def test_the_opponents_move_said_back_stays_a_rival_of_the_players_own_move(
+    settings: Settings,
+) -> None:
+    """Right after Black's d7-d5 the game listens for it said back too ("David fünf",
+    "Bauer David fünf"). Read as words, "David fünf" and White's capture "Eva schlägt David
+    fünf" are one pawn move to d5; on the board they are two things, and the session's map of
+    the player's moves (``moves_now``) leaves the repeat out, so the capture's lead is measured
+    over it (session 16's review of the word-only rule)."""
+    after_e4 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    game = GameSession(Setup(mode="game", blind="white", fen=after_e4), settings)
+    game.handle(SightedMove(1000, "d5"))
+    assert game.board.fen() == CAPTURE_ON_D5
+    listened = game.phrases_now()
+    moves = game.moves_now()
+    repeat, capture = ("david", "fünf"), ("eva", "schlägt", "david", "fünf")
+    assert {repeat, capture} <= listened
+    assert capture in moves and repeat not in moves
+    # Words that are both the repeat and the capture may mean either: no move of the map.
+    assert ("bauer", "david", "fünf") in listened and ("bauer", "david", "fünf") not in moves
+    assert same_move(capture, repeat, VOCAB)  # what the words alone would have said
+    heard = [_scored("eva schlägt david fünf", -2.0), _scored("david fünf", -2.3)]
+    evidence = Evidence([*heard, _scored("springer david vier", -7.0)], [" Eva …"], 0)
+    assert rival_score(evidence, VOCAB, moves) == -2.3
+
+
+def test_a_heard_move_leads_by_its_margin_over_another_move_not_over_its_own_forms(
+    recognizer: WhisperRecognizer, tmp_path: Path, vocab: Vocabulary
+) -> None:
+    """ "Eva schlägt David fünf": the next candidate is "Bauer schlägt David fünf", the same
+    capture; the lead that decides is the one over the next phrase naming another move."""
+    board = chess.Board("rnbqkbnr/ppp2ppp/8/3pp3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3")
+    recognizer.set_context(position_phrases(board, vocab), phrase_table(board, vocab).named_moves())
+    judged = recognizer.judge(synthesize("Eva schlägt David fünf", tmp_path))
+    assert judged is not None
+    evidence, features = judged
+    best, runner_up = evidence.scored[:2]
+    assert best.phrase == ("eva", "schlägt", "david", "fünf")
+    assert runner_up.phrase == ("bauer", "schlägt", "david", "fünf")  # the same move
+    assert features.lead == best.score - rival_score(
+        evidence, vocab, phrase_table(board, vocab).named_moves()
+    )
+    assert features.lead > best.score - runner_up.score
 
 
 def test_a_move_the_free_guess_disagrees_with_is_asked_back_however_probable(

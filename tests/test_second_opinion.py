@@ -35,7 +35,7 @@ from voice.speech.recognizers.second_opinion import (
 from voice.speech.recognizers.sphinx import SphinxRecognizer
 from voice.speech.recognizers.whisper import WhisperRecognizer
 from voice.words.matcher import Decision, match_move
-from voice.words.vocabulary import Phrase, Vocabulary
+from voice.words.vocabulary import NamedMoves, Phrase, Vocabulary
 
 VOCAB = Vocabulary.default()
 
@@ -280,8 +280,8 @@ class Counted:
         self.pre_roll_s = sphinx.pre_roll_s
         self.calls = 0
 
-    def set_context(self, allowed: Iterable[Phrase]) -> None:
-        self.sphinx.set_context(allowed)
+    def set_context(self, allowed: Iterable[Phrase], moves: NamedMoves | None = None) -> None:
+        self.sphinx.set_context(allowed, moves)
 
     def recognize(
         self, audio: np.ndarray, sample_rate: int, *, alternatives: bool = True
@@ -397,7 +397,7 @@ class Said:
     def __init__(self, transcript: Transcript) -> None:
         self.transcript = transcript
 
-    def set_context(self, allowed: Iterable[Phrase]) -> None:
+    def set_context(self, allowed: Iterable[Phrase], moves: NamedMoves | None = None) -> None:
         pass
 
     def recognize(

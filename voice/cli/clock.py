@@ -193,7 +193,7 @@ class SpokenRequests:
         alone = override(settings, speech={"second_opinion": False})
         self.input = SpeechInput(alone, self.vocab, speaker)
         self.input.set_context(
-            phrase for name in self.WORDS for phrase in self.vocab.commands.get(name, ())
+            (phrase for name in self.WORDS for phrase in self.vocab.commands.get(name, ())), {}
         )
         self._heard: queue.SimpleQueue[str] = queue.SimpleQueue()
         self.input.start(self._deliver, lambda: None)

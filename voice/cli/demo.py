@@ -195,7 +195,7 @@ class Demo:
         """Say ``words``, recognise them from the audio, hand them to the game."""
         for attempt in range(len(RATES)):
             audio = await asyncio.to_thread(self.voice, words, attempt)
-            self.recognizer.set_context(self.session.phrases_now())
+            self.recognizer.set_context(self.session.phrases_now(), self.session.moves_now())
             transcript = await asyncio.to_thread(self.recognizer.recognize, audio, SAMPLE_RATE)
             # As in a game: what was heard goes on whether or not the recogniser thinks the
             # phrase was said to its end (that only tells the end-pointer to wait longer).

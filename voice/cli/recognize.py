@@ -26,6 +26,7 @@ from voice.speech.recognizers import Recognizer, RecognizerError, hypotheses, ma
 from voice.speech.recognizers.grammar import position_phrases
 from voice.speech.wavio import RATE, WavError, load_for_recognition
 from voice.words.matcher import match_move
+from voice.words.phrases import phrase_table
 from voice.words.vocabulary import Vocabulary
 
 NAME = "recognize"
@@ -78,7 +79,7 @@ def recognize_one(
         raise ValueError(f"{wav}: no such file") from None
     except WavError as error:
         raise ValueError(str(error)) from None
-    recognizer.set_context(position_phrases(board, vocab))
+    recognizer.set_context(position_phrases(board, vocab), phrase_table(board, vocab).named_moves())
     transcript = recognizer.recognize(audio, RATE)
     result = match_move(board, hypotheses(transcript, vocab), vocab, settings.matching)
     match = result_json(board, result, vocab, settings.language.blind)

@@ -88,7 +88,7 @@ from voice.words.matcher import Decision, Hypothesis, MatchResult, match_move, r
 from voice.words.phrases import MoveIntent, Refusal, explain_refusal, phrase_table, render_move
 from voice.words.spoken_time import duration_words
 from voice.words.utterance import Command, command_table, read_command
-from voice.words.vocabulary import ANSWER_COMMANDS, Phrase
+from voice.words.vocabulary import ANSWER_COMMANDS, NamedMoves, Phrase
 
 __all__ = [
     "SIGHTED_KEYS",
@@ -434,6 +434,19 @@ class GameSession(SessionBase):
             before = self._board_before_last()
             phrases.update(phrase_table(before, self.vocab).with_check_words(self.expect_repeat))
         return frozenset(phrases)
+
+    def moves_now(self) -> NamedMoves:
+        """Which phrases of :meth:`phrases_now` name which of the blind player's moves: their
+        move phrases, less any that also says the opponent's last move back (it could be
+        either). The recogniser treats phrases of one move as no rivals of each other."""
+        if self.result is not None or self.board.turn != color_of(self.blind):
+            return {}
+        moves = phrase_table(self.board, self.vocab).named_moves()
+        if self.expect_repeat is None:
+            return moves
+        before = self._board_before_last()
+        repeat = phrase_table(before, self.vocab).with_check_words(self.expect_repeat)
+        return {phrase: move for phrase, move in moves.items() if phrase not in repeat}
 
     def words_now(self) -> frozenset[str]:
         """The words worth listening for now (the recogniser's grammar, docs/architecture.md)."""

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from voice.words.utterance import Heard
-from voice.words.vocabulary import Phrase
+from voice.words.vocabulary import NamedMoves, Phrase
 
 
 def typed(line: str) -> Heard:
@@ -38,7 +38,7 @@ class TextInput:
         self._thread: threading.Thread | None = None
         self._closed = threading.Event()
 
-    def set_context(self, phrases: Iterable[Phrase]) -> None:
+    def set_context(self, phrases: Iterable[Phrase], moves: NamedMoves) -> None:
         """Typed words need no grammar: every line is passed on as it was typed, and the
         session says what it cannot use."""
 

@@ -74,7 +74,7 @@ from voice.wiring.app_decisions import (
 from voice.words.messages import display_text, message
 from voice.words.phrases import speakable
 from voice.words.utterance import Heard
-from voice.words.vocabulary import Phrase, Vocabulary, yes_no_phrases
+from voice.words.vocabulary import NamedMoves, Phrase, Vocabulary, yes_no_phrases
 
 if TYPE_CHECKING:
     from voice.runtime.engine import Engine, EngineOpponent
@@ -93,8 +93,10 @@ log = logging.getLogger(__name__)
 class InputSource(Protocol):
     """Where the blind player's words come from: the microphone or typed lines."""
 
-    def set_context(self, phrases: Iterable[Phrase]) -> None:
-        """What may be said now (a recogniser's grammar)."""
+    def set_context(self, phrases: Iterable[Phrase], moves: NamedMoves) -> None:
+        """What may be said now (a recogniser's grammar), and which move each of the
+        player's move phrases names (``GameSession.moves_now``; empty while only answers are
+        listened for)."""
         ...
 
     def start(self, deliver: Callable[[Heard], None], on_end: Callable[[], None]) -> None: ...
@@ -324,7 +326,8 @@ class App:
             self._use_text()
             return
         self.source = source
-        source.set_context(question_phrases(self.vocab))  # nothing is asked yet: yes, no, numbers
+        # Nothing is asked yet: yes, no, numbers.
+        source.set_context(question_phrases(self.vocab), {})
         self.input_words = source.describe(self.language)
         self._start_keys()
 
@@ -490,7 +493,7 @@ class App:
         listen_for = question_phrases(self.vocab) if phrases is None else phrases
         self.output.say(question)
         if self.source is not None:
-            self.source.set_context(listen_for)
+            self.source.set_context(listen_for, {})
         while True:
             kind, value = await self._inbox.queue.get()
             if kind in ("end", "interrupt"):
@@ -515,7 +518,7 @@ class App:
                 return result
             self.output.say(question)
             if self.source is not None:
-                self.source.set_context(listen_for)
+                self.source.set_context(listen_for, {})
 
     async def _ask_level(self) -> int:
         from voice.runtime.engine import LEVELS
@@ -682,7 +685,7 @@ class App:
         else:
             self.tell("game.begins", side=message(self.language, f"game.side.{self.session.blind}"))
         if self.source is not None:
-            self.source.set_context(self.session.phrases_now())
+            self.source.set_context(self.session.phrases_now(), self.session.moves_now())
         if self.opponent is not None:
             self.opponent.start()
 
@@ -781,7 +784,7 @@ class App:
 
     def _update_context(self, outputs: Sequence[OutputEvent]) -> None:
         assert self.session is not None and self.source is not None
-        self.source.set_context(self.session.phrases_now())
+        self.source.set_context(self.session.phrases_now(), self.session.moves_now())
 
     async def _play(self) -> None:
         """Hand the player's words and keys to the game until the input ends or they quit."""

@@ -38,6 +38,7 @@ from voice.words.vocabulary import (
     PIECE_WORDS,
     PROMOTION_WORDS,
     SHORT_CASTLING,
+    NamedMoves,
     Phrase,
     Vocabulary,
 )
@@ -75,6 +76,7 @@ class PhraseTable:
             phrase: move for move, phrases in self._forms.items() for phrase in phrases
         }
         self._words = frozenset(word for phrase in self.phrases for word in phrase) | FREE_WORDS
+        self._named: dict[Phrase, chess.Move] | None = None
 
     def forms(self, move: chess.Move) -> list[Phrase]:
         return list(self._forms.get(move, ()))
@@ -105,6 +107,16 @@ class PhraseTable:
                 tails = ((), suffix, (CHECK_WORD,), (CHECK_WORD, MATE_WORD))
             spoken.update((*phrase, *tail) for phrase in phrases for tail in tails)
         return frozenset(spoken)
+
+    def named_moves(self) -> NamedMoves:
+        """Every phrase of :meth:`with_check_words` with the move it names (what a recogniser
+        needs to know which of its candidates are one move)."""
+        if self._named is None:
+            self._named = {
+                phrase: self.phrases[without_check_words(phrase)]
+                for phrase in self.with_check_words()
+            }
+        return self._named
 
     def move_named(self, phrase: Phrase) -> chess.Move | None:
         """The move a phrase of :meth:`with_check_words` names ("Dame Bella fünf Schach" names
@@ -455,6 +467,36 @@ def parse_intent(phrase: Phrase, vocab: Vocabulary) -> MoveIntent | None:
         promotion=promotion,
         promotion_word=promotion_word,
         en_passant=en_passant,
+    )
+
+
+def same_move(a: Phrase, b: Phrase, vocab: Vocabulary) -> bool:
+    """Whether two phrases of one position's table name the same move, read without the board.
+
+    True when both name the same mover (a piece word, else a pawn), target and promotion, and
+    one says no more about the origin than the other ("Läufer Cesar vier", "Läufer schlägt
+    Cesar vier", "Läufer Felix Cesar vier"; "Eva vier", "Bauer Eva vier"). That is sound for a
+    table's phrases: each is kept only when no other legal move is said the same way, and every
+    move of that piece to that square is said in the less specific form too (a pawn's push and
+    capture never share a square), so the more specific phrase's move can only be that one.
+    False where the words alone cannot tell (the coordinate form without a piece, castling),
+    and for what is not a move: a recogniser then treats the two as rivals, as before."""
+    first, second = parse_intent(a, vocab), parse_intent(b, vocab)
+    if first is None or second is None or first.castling or second.castling:
+        return False
+    mover = first.mover()
+    if mover is None or mover != second.mover():
+        return False
+    if (first.to_square, first.promotion) != (second.to_square, second.promotion):
+        return False
+    return _says_no_more(first, second) or _says_no_more(second, first)
+
+
+def _says_no_more(less: MoveIntent, more: MoveIntent) -> bool:
+    """Every origin coordinate ``less`` names, ``more`` names alike."""
+    return all(
+        mine is None or mine == theirs
+        for mine, theirs in ((less.from_file, more.from_file), (less.from_rank, more.from_rank))
     )
 
 

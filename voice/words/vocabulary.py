@@ -19,6 +19,12 @@ from voice.config import VocabularySettings
 Phrase = tuple[str, ...]
 """A spoken phrase as canonical tokens, e.g. ``("springer", "felix", "drei")``."""
 
+NamedMoves = Mapping[Phrase, chess.Move]
+"""Which phrases listened for name which of the player's moves (a position's
+:meth:`voice.words.phrases.PhraseTable.named_moves`): phrases naming one move are no rivals
+of each other for a recogniser. A phrase that may also mean something else (the opponent's
+move said back) is left out."""
+
 PIECE_WORDS: Mapping[chess.PieceType, str] = {
     chess.KING: "könig",
     chess.QUEEN: "dame",

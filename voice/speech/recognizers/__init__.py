@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from voice.config import Settings
-from voice.words.vocabulary import Phrase, Vocabulary
+from voice.words.vocabulary import NamedMoves, Phrase, Vocabulary
 
 if TYPE_CHECKING:
     from voice.words.matcher import Hypothesis
@@ -73,8 +73,10 @@ class Recognizer(Protocol):
     pre_roll_s: float
     """Seconds of audio the end-pointer keeps before the words' onset for this recogniser."""
 
-    def set_context(self, allowed: Iterable[Phrase]) -> None:
-        """The phrases that may be said now; recognition is restricted to them."""
+    def set_context(self, allowed: Iterable[Phrase], moves: NamedMoves | None = None) -> None:
+        """The phrases that may be said now; recognition is restricted to them. ``moves``:
+        which of them name which move (none known when None); Whisper measures its best
+        phrase's lead over the next phrase naming another move."""
 
     def recognize(
         self, audio: np.ndarray, sample_rate: int, *, alternatives: bool = True

@@ -56,7 +56,7 @@ from voice.speech.recognizers import (
 from voice.speech.recognizers.whisper import CALIBRATION, reported
 from voice.speech.wavio import RATE, as_pcm16
 from voice.words.phrases import parse_intent, without_check_words
-from voice.words.vocabulary import Phrase, Vocabulary
+from voice.words.vocabulary import NamedMoves, Phrase, Vocabulary
 
 if TYPE_CHECKING:
     from voice.speech.recognizers.sphinx import SphinxRecognizer
@@ -197,12 +197,12 @@ class SecondOpinion:
         :func:`retire`, which keeps the Whisper they share."""
         return SecondOpinion(self.first, second, self.vocab)
 
-    def set_context(self, allowed: Iterable[Phrase]) -> None:
+    def set_context(self, allowed: Iterable[Phrase], moves: NamedMoves | None = None) -> None:
         phrases = frozenset(allowed)
         with self._lock:
             self._allowed = phrases
-            self.first.set_context(phrases)
-            self.second.set_context(phrases)
+            self.first.set_context(phrases, moves)
+            self.second.set_context(phrases, moves)
 
     def recognize(
         self, audio: np.ndarray, sample_rate: int, *, alternatives: bool = True

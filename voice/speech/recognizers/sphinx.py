@@ -77,7 +77,7 @@ from voice.speech.recognizers.sphinx_decoder import (
 from voice.speech.wavio import RATE, as_pcm16
 from voice.words.explore_words import every_explore_phrase
 from voice.words.phrases import without_check_words
-from voice.words.vocabulary import FILLER_WORDS, PIECE_WORDS, Phrase, Vocabulary
+from voice.words.vocabulary import FILLER_WORDS, PIECE_WORDS, NamedMoves, Phrase, Vocabulary
 
 UNEXPLAINED_LIMIT = 0.15
 """Above this share of speech frames left to silence, the utterance is not a phrase we know."""
@@ -232,7 +232,7 @@ class SphinxRecognizer:
                 self._added.append((name, phones))
             self._known.add(word)
 
-    def set_context(self, allowed: Iterable[Phrase]) -> None:
+    def set_context(self, allowed: Iterable[Phrase], moves: NamedMoves | None = None) -> None:
         phrases = frozenset(tuple(p) for p in allowed if p)
         with self._lock:
             self._allowed = phrases

@@ -36,7 +36,7 @@ from voice.speech.recognizers import RecognizerError, Transcript
 from voice.speech.recognizers.grammar import TRAILING_WORDS, word_list
 from voice.speech.wavio import RATE, as_pcm16
 from voice.words.explore_words import explore_only_words
-from voice.words.vocabulary import Phrase, Vocabulary
+from voice.words.vocabulary import NamedMoves, Phrase, Vocabulary
 
 UNKNOWN = "[unk]"
 
@@ -189,7 +189,7 @@ class VoskRecognizer:
     def describe(self) -> str:
         return f"Vosk {self.folder.name}"
 
-    def set_context(self, allowed: Iterable[Phrase]) -> None:
+    def set_context(self, allowed: Iterable[Phrase], moves: NamedMoves | None = None) -> None:
         phrases = frozenset(tuple(p) for p in allowed if p)
         wanted = word_list(phrases)
         unchecked = set(wanted) - self._checked
