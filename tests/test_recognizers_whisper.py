@@ -15,7 +15,13 @@ from speech_audio import needs_espeak, synthesize
 from voice.config import Settings, override
 from voice.game.session import GameSession
 from voice.rules.events import Setup, SightedMove
-from voice.speech.recognizers import hypotheses, make_recognizer
+from voice.speech.recognizers import (
+    Context,
+    LastAnswer,
+    Transcript,
+    hypotheses,
+    make_recognizer,
+)
 from voice.speech.recognizers.grammar import position_phrases
 from voice.speech.recognizers.second_opinion import SecondOpinion
 from voice.speech.recognizers.sphinx import SphinxRecognizer
@@ -445,25 +451,62 @@ def test_the_opponents_move_said_back_stays_a_rival_of_the_players_own_move(
     settings: Settings,
 ) -> None:
     """Right after Black's d7-d5 the game listens for it said back too ("David fünf",
-    "Bauer David fünf"). Read as words, "David fünf" and White's capture "Eva schlägt David
-    fünf" are one pawn move to d5; on the board they are two things, and the session's map of
-    the player's moves (``moves_now``) leaves the repeat out, so the capture's lead is measured
-    over it (session 16's review of the word-only rule)."""
+    "Bauer David fünf"). Read as words, those and White's capture "Eva schlägt David fünf"
+    are one pawn move to d5; on the board they are two things, and the session's map of the
+    player's moves (``moves_now``) leaves the repeat out, also where the words are the
+    capture too ("Bauer David fünf"), so the capture's lead is measured over it (session 16's
+    review of the word-only rule)."""
     after_e4 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
     game = GameSession(Setup(mode="game", blind="white", fen=after_e4), settings)
     game.handle(SightedMove(1000, "d5"))
     assert game.board.fen() == CAPTURE_ON_D5
-    listened = game.phrases_now()
+    listened, moves = game.phrases_now(), game.moves_now()
+    capture, both = ("eva", "schlägt", "david", "fünf"), ("bauer", "david", "fünf")
+    assert {capture, both, ("david", "fünf")} <= listened
+    assert capture in moves and both not in moves and ("david", "fünf") not in moves
+    assert phrase_table(game.board, VOCAB).named_moves()[both] == moves[capture]
+    assert same_move(capture, both, VOCAB)  # what the words alone would have said
+    for repeat in ("bauer david fünf", "david fünf"):
+        heard = [_scored("eva schlägt david fünf", -2.0), _scored(repeat, -2.3)]
+        evidence = Evidence([*heard, _scored("springer david vier", -7.0)], [" Eva …"], 0)
+        assert rival_score(evidence, VOCAB, moves) == -2.3, repeat
+
+
+def test_the_opponents_move_said_back_with_a_check_word_stays_a_rival_too(
+    settings: Settings,
+) -> None:
+    """The session takes "Springer David fünf Schach" for Black's Nd5 said back as well (it
+    reads the words without check words), though only White's Nxd5 gives check: the map
+    leaves it out, and it stays a rival of "Springer schlägt David fünf Schach"."""
+    game = GameSession(
+        Setup(mode="game", blind="white", fen="8/4k3/1n6/8/8/2N5/8/6K1 b - - 0 1"), settings
+    )
+    game.handle(SightedMove(1000, "Nd5"))
     moves = game.moves_now()
-    repeat, capture = ("david", "fünf"), ("eva", "schlägt", "david", "fünf")
-    assert {repeat, capture} <= listened
-    assert capture in moves and repeat not in moves
-    # Words that are both the repeat and the capture may mean either: no move of the map.
-    assert ("bauer", "david", "fünf") in listened and ("bauer", "david", "fünf") not in moves
-    assert same_move(capture, repeat, VOCAB)  # what the words alone would have said
-    heard = [_scored("eva schlägt david fünf", -2.0), _scored("david fünf", -2.3)]
-    evidence = Evidence([*heard, _scored("springer david vier", -7.0)], [" Eva …"], 0)
+    capture = ("springer", "schlägt", "david", "fünf", "schach")
+    said_back = ("springer", "david", "fünf", "schach")
+    assert said_back in game.phrases_now() and capture in moves and said_back not in moves
+    heard = [_scored(" ".join(capture), -2.0), _scored(" ".join(said_back), -2.3)]
+    evidence = Evidence([*heard, _scored("springer david fünf", -2.6)], [" Springer …"], 0)
     assert rival_score(evidence, VOCAB, moves) == -2.3
+
+
+def test_an_answer_kept_for_the_same_audio_is_reused_only_in_the_same_context() -> None:
+    """The completion check's answer is reused for the utterance it ends (the same audio),
+    but not once the phrases or the map of moves changed: the lead, and so the decision,
+    depends on both."""
+    board = chess.Board(CAPTURE_ON_D5)
+    phrases = position_phrases(board, VOCAB)
+    moves = phrase_table(board, VOCAB).named_moves()
+    pcm = np.arange(1600, dtype=np.int16)
+    answer = Transcript((("eva schlägt david fünf", 0.9),), True, 200.0)
+    last = LastAnswer()
+    last.keep(pcm, Context(phrases, moves), answer)
+    kept = last.find(pcm, Context(phrases, dict(moves)), 0.0)
+    assert kept is not None and kept.nbest == answer.nbest
+    assert last.find(pcm, Context(phrases, {}), 0.0) is None
+    assert last.find(pcm, Context(phrases - {("bauer", "david", "fünf")}, moves), 0.0) is None
+    assert last.find(pcm[1:], Context(phrases, moves), 0.0) is None
 
 
 def test_a_heard_move_leads_by_its_margin_over_another_move_not_over_its_own_forms(

@@ -437,16 +437,21 @@ class GameSession(SessionBase):
 
     def moves_now(self) -> NamedMoves:
         """Which phrases of :meth:`phrases_now` name which of the blind player's moves: their
-        move phrases, less any that also says the opponent's last move back (it could be
-        either). The recogniser treats phrases of one move as no rivals of each other."""
+        move phrases, less any that the session would also take for the opponent's last move
+        said back (:meth:`_repeat_back` reads the words without check words, so "Springer
+        David fünf Schach" is that too). The recogniser treats phrases of one move as no
+        rivals of each other."""
         if self.result is not None or self.board.turn != color_of(self.blind):
             return {}
         moves = phrase_table(self.board, self.vocab).named_moves()
         if self.expect_repeat is None:
             return moves
-        before = self._board_before_last()
-        repeat = phrase_table(before, self.vocab).with_check_words(self.expect_repeat)
-        return {phrase: move for phrase, move in moves.items() if phrase not in repeat}
+        before = phrase_table(self._board_before_last(), self.vocab)
+        return {
+            phrase: move
+            for phrase, move in moves.items()
+            if before.move_named(phrase) != self.expect_repeat
+        }
 
     def words_now(self) -> frozenset[str]:
         """The words worth listening for now (the recogniser's grammar, docs/architecture.md)."""

@@ -15,7 +15,6 @@ import queue
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,7 +22,7 @@ import numpy as np
 
 from voice.config import ConfigError, Settings, override
 from voice.speech.listen import RATE, Listener, Utterance
-from voice.speech.recognizers import close_recognizer
+from voice.speech.recognizers import Context, close_recognizer
 from voice.words.messages import message
 from voice.words.utterance import Heard
 from voice.words.vocabulary import NamedMoves, Phrase, Vocabulary
@@ -38,14 +37,6 @@ _POLL_S = 0.2
 _RECENT = 4  # utterances remembered: a move, then "ja" or a number, then perhaps more
 
 ENROL_COMMAND = "voice-chess enrol"
-
-
-@dataclass(frozen=True)
-class _Context:
-    """What the game listens for now: the phrases, and the move each move phrase names."""
-
-    phrases: frozenset[Phrase]
-    moves: NamedMoves
 
 
 def recognizer_for(settings: Settings, vocab: Vocabulary, backend: str | None = None) -> Recognizer:
@@ -78,8 +69,8 @@ class SpeechInput:
             vocab.normalize(word) for word in settings.audio.stop_words
         ) - {()}
         self._lock = threading.Lock()
-        self._context = _Context(frozenset(), {})
-        self._applied: _Context | None = None
+        self._context = Context(frozenset(), {})
+        self._applied: Context | None = None
         self._closed = threading.Event()
         self._thread: threading.Thread | None = None
         # One decoder, two threads: the end-pointer's completion check and recognition.
@@ -143,7 +134,7 @@ class SpeechInput:
         """What may be said now, and which move each move phrase names (called on the loop
         after every change of the game)."""
         with self._lock:
-            self._context = _Context(frozenset(phrases), dict(moves))
+            self._context = Context(frozenset(phrases), dict(moves))
 
     def start(self, deliver: Callable[[Heard], None], on_end: Callable[[], None]) -> None:
         self.listener.set_completion_check(self._complete)
@@ -180,7 +171,7 @@ class SpeechInput:
         with self._lock:
             return list(self._recent)
 
-    def _recognise(self, utterance: Utterance, context: _Context) -> Heard:
+    def _recognise(self, utterance: Utterance, context: Context) -> Heard:
         transcript = self._decode(utterance.audio, context)
         return tuple((str(text), float(conf)) for text, conf in transcript.nbest)
 
@@ -210,7 +201,7 @@ class SpeechInput:
         with self._lock:
             self._next_recognizer = recognizer
 
-    def _decode(self, audio: np.ndarray, context: _Context) -> Transcript:
+    def _decode(self, audio: np.ndarray, context: Context) -> Transcript:
         with self._decoding:
             with self._lock:
                 new, self._next_recognizer = self._next_recognizer, None
@@ -221,7 +212,7 @@ class SpeechInput:
                 retire(old, new)
                 log.info("recognising with the voice learnt during the game")
             if context != self._applied:
-                self.recognizer.set_context(context.phrases, context.moves)
+                self.recognizer.set_context(context.allowed, context.moves)
                 self._applied = context
             return self.recognizer.recognize(audio, RATE)
 
@@ -230,7 +221,7 @@ class SpeechInput:
         utterance ends there instead of after the full pause (a quicker answer)."""
         with self._lock:
             context = self._context
-        if not context.phrases:
+        if not context.allowed:
             return False
         # The full answer, rival readings included: the recogniser keeps it, and the utterance
         # that ends at this pause is this very audio, so the answer is ready when it ends.
@@ -241,7 +232,7 @@ class SpeechInput:
         """Speech over our own voice: only "Stopp"/"Ruhe" count, and they silence us."""
         if self.speaker is None or not self._stop_phrases:
             return
-        heard = self._recognise(utterance, _Context(self._stop_phrases, {}))
+        heard = self._recognise(utterance, Context(self._stop_phrases, {}))
         if heard and self.vocab.normalize(heard[0][0]) in self._stop_phrases:
             self.speaker.stop()
 

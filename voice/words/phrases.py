@@ -23,6 +23,7 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from types import MappingProxyType
 from typing import Literal
 
 import chess
@@ -76,7 +77,7 @@ class PhraseTable:
             phrase: move for move, phrases in self._forms.items() for phrase in phrases
         }
         self._words = frozenset(word for phrase in self.phrases for word in phrase) | FREE_WORDS
-        self._named: dict[Phrase, chess.Move] | None = None
+        self._named: NamedMoves | None = None
 
     def forms(self, move: chess.Move) -> list[Phrase]:
         return list(self._forms.get(move, ()))
@@ -111,11 +112,13 @@ class PhraseTable:
     def named_moves(self) -> NamedMoves:
         """Every phrase of :meth:`with_check_words` with the move it names (what a recogniser
         needs to know which of its candidates are one move)."""
-        if self._named is None:
-            self._named = {
-                phrase: self.phrases[without_check_words(phrase)]
-                for phrase in self.with_check_words()
-            }
+        if self._named is None:  # the table is shared between threads: it is never changed
+            self._named = MappingProxyType(
+                {
+                    phrase: self.phrases[without_check_words(phrase)]
+                    for phrase in self.with_check_words()
+                }
+            )
         return self._named
 
     def move_named(self, phrase: Phrase) -> chess.Move | None:

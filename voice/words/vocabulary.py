@@ -23,7 +23,7 @@ NamedMoves = Mapping[Phrase, chess.Move]
 """Which phrases listened for name which of the player's moves (a position's
 :meth:`voice.words.phrases.PhraseTable.named_moves`): phrases naming one move are no rivals
 of each other for a recogniser. A phrase that may also mean something else (the opponent's
-move said back) is left out."""
+move said back, with or without a check word) is left out."""
 
 PIECE_WORDS: Mapping[chess.PieceType, str] = {
     chess.KING: "könig",

@@ -109,6 +109,15 @@ def close_recognizer(recognizer: Recognizer) -> None:
         stop()
 
 
+@dataclass(frozen=True)
+class Context:
+    """What a recogniser is told may be said now (:meth:`Recognizer.set_context`): the phrases,
+    and which move each move phrase names. Compared whole: an answer depends on both."""
+
+    allowed: frozenset[Phrase]
+    moves: NamedMoves
+
+
 class LastAnswer:
     """The answer to the last utterance decoded, kept for the very same audio in the same
     context: the end-pointer's completion check and the utterance it ends carry the same audio,
@@ -116,18 +125,16 @@ class LastAnswer:
     under the recogniser's lock."""
 
     def __init__(self) -> None:
-        self._kept: tuple[bytes, frozenset[Phrase], Transcript] | None = None
+        self._kept: tuple[bytes, Context, Transcript] | None = None
 
-    def find(
-        self, pcm: np.ndarray, allowed: frozenset[Phrase], started: float
-    ) -> Transcript | None:
-        """The answer kept for ``pcm`` in ``allowed``, timed from ``started`` (ready: no wait)."""
-        if self._kept is None or self._kept[1] != allowed or self._kept[0] != pcm.tobytes():
+    def find(self, pcm: np.ndarray, context: Context, started: float) -> Transcript | None:
+        """The answer kept for ``pcm`` in ``context``, timed from ``started`` (ready: no wait)."""
+        if self._kept is None or self._kept[1] != context or self._kept[0] != pcm.tobytes():
             return None
         return replace(self._kept[2], decode_ms=1000 * (time.perf_counter() - started))
 
-    def keep(self, pcm: np.ndarray, allowed: frozenset[Phrase], answer: Transcript) -> None:
-        self._kept = (pcm.tobytes(), allowed, answer)
+    def keep(self, pcm: np.ndarray, context: Context, answer: Transcript) -> None:
+        self._kept = (pcm.tobytes(), context, answer)
 
 
 class WholeUtterance:

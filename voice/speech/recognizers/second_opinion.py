@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from voice.speech.recognizers import (
+    Context,
     LastAnswer,
     Recognizer,
     Transcript,
@@ -177,7 +178,7 @@ class SecondOpinion:
         self.vocab = vocab
         self.pre_roll_s = first.pre_roll_s
         self._lock = threading.Lock()
-        self._allowed: frozenset[Phrase] = frozenset()
+        self._context = Context(frozenset(), {})
         self._last = LastAnswer()
         """PocketSphinx is not asked twice for the same utterance."""
         self._stream = WholeUtterance()
@@ -200,7 +201,7 @@ class SecondOpinion:
     def set_context(self, allowed: Iterable[Phrase], moves: NamedMoves | None = None) -> None:
         phrases = frozenset(allowed)
         with self._lock:
-            self._allowed = phrases
+            self._context = Context(phrases, dict(moves or {}))
             self.first.set_context(phrases, moves)
             self.second.set_context(phrases, moves)
 
@@ -210,7 +211,7 @@ class SecondOpinion:
         started = time.perf_counter()
         pcm = as_pcm16(audio, sample_rate)
         with self._lock:
-            kept = self._last.find(pcm, self._allowed, started)
+            kept = self._last.find(pcm, self._context, started)
             if kept is not None:
                 return kept
             first = self.first.recognize(pcm, RATE, alternatives=alternatives)
@@ -224,7 +225,7 @@ class SecondOpinion:
                     vote = agreed(first, second, self.vocab)
                     both = vote or confirmed(first, second, self.vocab) or first
                     transcript = replace(both, decode_ms=first.decode_ms + second.decode_ms)
-            self._last.keep(pcm, self._allowed, transcript)
+            self._last.keep(pcm, self._context, transcript)
             return transcript
 
     def start(self) -> None:

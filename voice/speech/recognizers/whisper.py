@@ -46,7 +46,13 @@ from typing import Any
 
 import numpy as np
 
-from voice.speech.recognizers import LastAnswer, RecognizerError, Transcript, WholeUtterance
+from voice.speech.recognizers import (
+    Context,
+    LastAnswer,
+    RecognizerError,
+    Transcript,
+    WholeUtterance,
+)
 from voice.speech.wavio import RATE, as_pcm16
 from voice.words.phrases import same_move, without_check_words
 from voice.words.utterance import read_command
@@ -696,8 +702,7 @@ class WhisperRecognizer:
         self._prompt = [tokenizer.sot_prev, *tokenizer.encode(" " + PROMPT), *self._start]
         self._full_stop = tokenizer.encode(".")
         self._lock = threading.Lock()
-        self._allowed: frozenset[Phrase] = frozenset()
-        self._moves: NamedMoves = {}
+        self._context = Context(frozenset(), {})
         self._candidates: tuple[_Candidate, ...] = ()
         self._contexts: OrderedDict[frozenset[Phrase], tuple[_Candidate, ...]] = OrderedDict()
         self._tokens: dict[str, list[int]] = {}
@@ -740,8 +745,7 @@ class WhisperRecognizer:
                     self._contexts.popitem(last=False)
             else:
                 self._contexts.move_to_end(phrases)
-            self._allowed, self._candidates = phrases, cached
-            self._moves = dict(moves or {})
+            self._context, self._candidates = Context(phrases, dict(moves or {})), cached
 
     def _candidate(self, phrase: Phrase) -> _Candidate:
         text = " " + written(phrase, self.vocab)
@@ -761,12 +765,12 @@ class WhisperRecognizer:
         started = time.perf_counter()
         pcm = as_pcm16(audio, sample_rate)
         with self._lock:
-            allowed, candidates, moves = self._allowed, self._candidates, self._moves
-            kept = self._last.find(pcm, allowed, started)
+            context, candidates = self._context, self._candidates
+            kept = self._last.find(pcm, context, started)
             if kept is not None:
                 return kept
-            transcript = self._recognize(pcm, candidates, moves, started)
-            self._last.keep(pcm, allowed, transcript)
+            transcript = self._recognize(pcm, candidates, context.moves, started)
+            self._last.keep(pcm, context, transcript)
             return transcript
 
     def _recognize(
@@ -857,7 +861,7 @@ class WhisperRecognizer:
         context's. Used by recognition and by the calibration (``python -m benchmarks
         calibrate``)."""
         candidates = self._candidates if candidates is None else candidates
-        moves = self._moves if moves is None else moves
+        moves = self._context.moves if moves is None else moves
         start, end, level = speech_span(pcm)
         if level == 0.0 or not candidates:
             return None
