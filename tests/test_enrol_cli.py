@@ -32,7 +32,8 @@ from voice.words.phrases import speakable
 from voice.words.vocabulary import LONG_CASTLING, PIECE_WORDS, SHORT_CASTLING, Vocabulary
 
 VOICE = "de+m7"
-"""The voice variant enrolled: one the unadapted recogniser hears worst (README, bench asr)."""
+"""The voice variant enrolled: one the unadapted recogniser hears worst
+(docs/recognition-figures.md, bench asr)."""
 
 
 def write_wav(path: Path, pcm: np.ndarray, rate: int = 16000) -> None:
