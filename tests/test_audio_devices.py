@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -20,6 +23,7 @@ from voice.speech.audio import (
     list_devices,
     resolve_device,
 )
+from voice.speech.recognizers import adaptation
 
 pytestmark = pytest.mark.audio
 
@@ -104,19 +108,56 @@ def test_the_devices_command_tests_the_speaker(
     assert rec.active_spans()
 
 
-def test_the_devices_command_tests_the_microphone(
-    pulse: PulseAudio, capsys: pytest.CaptureFixture[str]
-) -> None:
+def microphone_test(
+    pulse: PulseAudio, sound: np.ndarray, seconds: float, *options: str
+) -> tuple[int, str]:
+    """``voice-chess [OPTIONS] devices --test-microphone SECONDS`` while ``sound`` is said into
+    the virtual microphone; (exit status, printed lines)."""
     result: list[int] = []
-    thread = threading.Thread(
-        target=lambda: result.append(main(["devices", "--test-microphone", "4"]))
-    )
+    out = io.StringIO()
+
+    def run() -> None:
+        with contextlib.redirect_stdout(out):
+            result.append(main([*options, "devices", "--test-microphone", f"{seconds:g}"]))
+
+    thread = threading.Thread(target=run)
     thread.start()
-    time.sleep(1.0)
-    pulse.play(np.concatenate([espeak("Springer Felix drei"), np.zeros(16000, np.int16)]), 16000)
+    deadline = time.monotonic() + 60
+    while "listening for" not in out.getvalue() and time.monotonic() < deadline:
+        time.sleep(0.1)  # the recogniser loads first
+    time.sleep(0.5)
+    pulse.play(sound, 16000)
     thread.join()
-    assert result == [0]
-    assert "microphone test: 1 utterance(s)" in capsys.readouterr().out
+    return result[0], out.getvalue()
+
+
+def test_the_devices_command_tests_the_microphone_and_says_what_the_game_would_do(
+    pulse: PulseAudio,
+) -> None:
+    """A player tries the microphone where they will play: what it heard, how far the voice
+    stands above the room, and what the game would make of a move said there."""
+    said = np.concatenate([espeak("Springer Felix drei"), np.zeros(16000, np.int16)])
+    status, out = microphone_test(pulse, said, 6)
+    assert status == 0
+    assert "microphone test: 1 utterance(s)" in out
+    assert "dB above the room: enough (from 20 dB a move heard surely is played at once)" in out
+    assert "understood: Springer Felix drei" in out
+
+
+def test_the_microphone_test_says_when_the_room_is_too_loud_for_a_move_to_be_played_at_once(
+    pulse: PulseAudio,
+) -> None:
+    """Whisper plays a move at once only when the voice stands 20 dB above the room: a voice
+    barely above a noisy room is told so, with what to do about it."""
+    second = np.zeros(16000, np.int16)
+    room = adaptation.with_pink_noise(
+        np.concatenate([second, second, espeak("Springer Felix drei"), second]), 0.0, seed=3
+    )
+    status, out = microphone_test(pulse, room, 8)
+    assert status == 0
+    assert "below 20 dB every move is asked back, never played at once" in out
+    assert "use a headset microphone" in out
+    assert "played at once\n" not in out
 
 
 def test_without_a_sound_server_there_is_a_clear_no_microphone_message(tmp_path: Path) -> None:
@@ -126,3 +167,20 @@ def test_without_a_sound_server_there_is_a_clear_no_microphone_message(tmp_path:
     )
     assert done.returncode == 1
     assert "input: no microphone (input device) found. Connect one" in done.stdout
+
+
+def test_without_a_recogniser_the_microphone_test_still_shows_what_it_heard(
+    pulse: PulseAudio, tmp_path: Path
+) -> None:
+    config = tmp_path / "settings.toml"
+    config.write_text(
+        f'[speech]\nrecognizer = "vosk"\nvosk_model = "{tmp_path / "no-model"}"\n',
+        encoding="utf-8",
+    )
+    said = np.concatenate([espeak("Springer Felix drei"), np.zeros(16000, np.int16)])
+    status, out = microphone_test(pulse, said, 5, "--config", str(config))
+    assert status == 0
+    assert "no recogniser, so only the level is shown:" in out
+    assert "microphone test: 1 utterance(s)" in out
+    assert re.search(r"the voice stands \d+ dB above the room\n", out)  # no Whisper: no advice
+    assert "understood" not in out

@@ -7,13 +7,21 @@ import argparse
 import queue
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from voice.cli._values import number
 from voice.config import Settings
 from voice.speech.audio import AudioDeviceError, PortAudioMissing, list_devices, resolve_device
 from voice.speech.native import ESPEAK, PORTAUDIO
+from voice.words.matcher import Decision
 from voice.words.messages import message
-from voice.words.phrases import speakable
+from voice.words.phrases import render_move, speakable
+from voice.words.vocabulary import Vocabulary
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from voice.speech.recognizers import Recognizer
 
 NAME = "devices"
 HELP = "list audio devices, show which ones the settings choose, test speaker and microphone"
@@ -97,7 +105,13 @@ def _test_microphone(settings: Settings, seconds: float) -> int:
     from voice.speech.listen import Listener
 
     listener = Listener(settings)
-    print(f"listening for {seconds:g} s on {listener.device.describe()}: say something")
+    hearing = _Hearing.load(settings)
+    if hearing is not None:
+        listener.endpointer.set_pre_roll(hearing.recognizer.pre_roll_s)
+    print(
+        f"listening for {seconds:g} s on {listener.device.describe()}: "
+        'say a move of the starting position, e.g. "Springer Felix drei"'
+    )
     listener.start()
     heard = 0
     deadline = time.monotonic() + seconds
@@ -112,7 +126,104 @@ def _test_microphone(settings: Settings, seconds: float) -> int:
                 f"heard {utterance.ended_at - utterance.started_at:.2f} s of speech "
                 f"(noise floor {listener.noise_floor_db:.0f} dB)"
             )
+            print(f"  {_level(utterance.audio, hearing)}")
+            if hearing is not None:
+                print(f"  {hearing.understood(utterance.audio)}")
     finally:
         listener.stop()
+        if hearing is not None:
+            hearing.close()
     print(f"microphone test: {heard} utterance(s)")
     return 0
+
+
+class _Hearing:
+    """What the game would make of an utterance said at the start of a game: the move it would
+    play, ask back, offer or refuse. A player tries the microphone where they will play, and
+    learns whether it is close enough (with :func:`_level`)."""
+
+    def __init__(self, settings: Settings, recognizer: Recognizer, vocab: Vocabulary) -> None:
+        import chess
+
+        from voice.speech.recognizers.grammar import position_phrases
+        from voice.words.phrases import phrase_table
+
+        self.settings = settings
+        self.recognizer = recognizer
+        self.vocab = vocab
+        self.board = chess.Board()
+        recognizer.set_context(
+            position_phrases(self.board, vocab), phrase_table(self.board, vocab).named_moves()
+        )
+
+    @classmethod
+    def load(cls, settings: Settings) -> _Hearing | None:
+        """The recogniser the game would use; None (and why, printed) when it cannot start."""
+        from voice.speech.recognizers import RecognizerError
+        from voice.speech.speech_input import recognizer_for
+
+        vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+        try:
+            return cls(settings, recognizer_for(settings, vocab), vocab)
+        except (RecognizerError, OSError) as error:
+            print(f"no recogniser, so only the level is shown: {error}")
+            return None
+
+    def understood(self, audio: np.ndarray) -> str:
+        """What a game would do with ``audio`` said as the first move."""
+        from voice.speech.recognizers import hypotheses
+        from voice.speech.wavio import RATE
+        from voice.words.matcher import match_move
+        from voice.words.utterance import read_command
+
+        transcript = self.recognizer.recognize(audio, RATE)
+        result = match_move(
+            self.board, hypotheses(transcript, self.vocab), self.vocab, self.settings.matching
+        )
+        moves = [render_move(self.board, c.move, self.vocab) for c in result.candidates]
+        if result.decision == Decision.ACCEPT and moves:
+            return f"understood: {moves[0]}, played at once"
+        if result.decision == Decision.CONFIRM and moves:
+            return f'understood: {moves[0]}, asked back ("{moves[0]}?")'
+        if result.decision == Decision.CHOOSE:
+            return f"not sure: offered by number: {', '.join(moves)}"
+        if transcript.best:
+            words = self.vocab.normalize(transcript.best)
+            what = "a request" if read_command(words, self.vocab) else "no move of the start"
+            return f"understood: {transcript.best!r} ({what})"
+        said = f" (it sounded like {transcript.partial!r})" if transcript.partial else ""
+        return f"not understood{said}"
+
+    @property
+    def whisper(self) -> bool:
+        """Whether Whisper decides (alone or with PocketSphinx's vote)."""
+        from voice.speech.recognizers.second_opinion import SecondOpinion
+        from voice.speech.recognizers.whisper import WhisperRecognizer
+
+        return isinstance(self.recognizer, SecondOpinion | WhisperRecognizer)
+
+    def close(self) -> None:
+        from voice.speech.recognizers import close_recognizer
+
+        close_recognizer(self.recognizer)
+
+
+def _level(audio: np.ndarray, hearing: _Hearing | None) -> str:
+    """How far the voice stands above the room (the level Whisper's decision uses), and what
+    that means for Whisper: below ``play_level_db`` no move is played without a question."""
+    from voice.speech.recognizers.whisper import CALIBRATION, speech_span
+    from voice.speech.wavio import RATE, as_pcm16
+
+    level = speech_span(as_pcm16(audio, RATE))[2]
+    if level == 0.0:
+        return "the voice does not stand out from the room: speak up or come closer"
+    said = f"the voice stands {level:.0f} dB above the room"
+    if hearing is None or not hearing.whisper:
+        return said
+    needed = CALIBRATION.play_level_db
+    if level < needed:
+        return (
+            f"{said}: below {needed:g} dB every move is asked back, never played at once; "
+            "bring the microphone closer to your mouth or use a headset microphone"
+        )
+    return f"{said}: enough (from {needed:g} dB a move heard surely is played at once)"
