@@ -144,18 +144,30 @@ def test_the_devices_command_tests_the_microphone_and_says_what_the_game_would_d
     assert "understood: Springer Felix drei" in out
 
 
+def test_the_microphone_test_reads_a_request_as_the_game_does_not_as_a_move(
+    pulse: PulseAudio,
+) -> None:
+    """The session reads the words as a request or command first: "Zeit" asks for the
+    clocks, and is not a move to ask back."""
+    said = np.concatenate([espeak("Zeit"), np.zeros(16000, np.int16)])
+    status, out = microphone_test(pulse, said, 6)
+    assert status == 0
+    assert "understood: 'zeit' (a request or command, not a move)" in out
+
+
 def test_the_microphone_test_says_when_the_room_is_too_loud_for_a_move_to_be_played_at_once(
     pulse: PulseAudio,
 ) -> None:
     """Whisper plays a move at once only when the voice stands 20 dB above the room: a voice
-    barely above a noisy room is told so, with what to do about it."""
+    barely above a noisy room is told so, with what to do about it, and the move it says is
+    not played at once (asked back, offered or refused)."""
     second = np.zeros(16000, np.int16)
     room = adaptation.with_pink_noise(
         np.concatenate([second, second, espeak("Springer Felix drei"), second]), 0.0, seed=3
     )
     status, out = microphone_test(pulse, room, 8)
     assert status == 0
-    assert "below 20 dB every move is asked back, never played at once" in out
+    assert "below 20 dB no move is played without a question" in out
     assert "use a headset microphone" in out
     assert "played at once\n" not in out
 

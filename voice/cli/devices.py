@@ -4,6 +4,7 @@ and a test of each (say a sentence; show what the microphone hears)."""
 from __future__ import annotations
 
 import argparse
+import math
 import queue
 import sys
 import time
@@ -106,16 +107,17 @@ def _test_microphone(settings: Settings, seconds: float) -> int:
 
     listener = Listener(settings)
     hearing = _Hearing.load(settings)
-    if hearing is not None:
-        listener.endpointer.set_pre_roll(hearing.recognizer.pre_roll_s)
-    print(
-        f"listening for {seconds:g} s on {listener.device.describe()}: "
-        'say a move of the starting position, e.g. "Springer Felix drei"'
-    )
-    listener.start()
     heard = 0
-    deadline = time.monotonic() + seconds
     try:
+        if hearing is not None:
+            listener.endpointer.set_pre_roll(hearing.recognizer.pre_roll_s)
+        listener.start()
+        print(
+            f"listening for {seconds:g} s on {listener.device.describe()}: "
+            'say a move of the starting position, e.g. "Springer Felix drei"',
+            flush=True,
+        )
+        deadline = time.monotonic() + seconds
         while (remaining := deadline - time.monotonic()) > 0:
             try:
                 utterance = listener.utterances().get(timeout=min(remaining, 0.5))
@@ -128,7 +130,7 @@ def _test_microphone(settings: Settings, seconds: float) -> int:
             )
             print(f"  {_level(utterance.audio, hearing)}")
             if hearing is not None:
-                print(f"  {hearing.understood(utterance.audio)}")
+                print(f"  {hearing.understood(utterance.audio)}", flush=True)
     finally:
         listener.stop()
         if hearing is not None:
@@ -158,39 +160,51 @@ class _Hearing:
 
     @classmethod
     def load(cls, settings: Settings) -> _Hearing | None:
-        """The recogniser the game would use; None (and why, printed) when it cannot start."""
-        from voice.speech.recognizers import RecognizerError
+        """The recogniser the game would use; None (and why, printed) when it cannot start.
+        Anything it raises is caught, as the game catches it at start-up: the level is still
+        worth showing."""
+        from voice.speech.recognizers import close_recognizer
         from voice.speech.speech_input import recognizer_for
 
         vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
         try:
-            return cls(settings, recognizer_for(settings, vocab), vocab)
-        except (RecognizerError, OSError) as error:
+            recognizer = recognizer_for(settings, vocab)
+        except Exception as error:  # a missing model or library: one sentence, no traceback
+            print(f"no recogniser, so only the level is shown: {error}")
+            return None
+        try:
+            return cls(settings, recognizer, vocab)
+        except Exception as error:
+            close_recognizer(recognizer)
             print(f"no recogniser, so only the level is shown: {error}")
             return None
 
     def understood(self, audio: np.ndarray) -> str:
-        """What a game would do with ``audio`` said as the first move."""
+        """What a game would do with ``audio`` said as the first move: as the session does, the
+        words are read as a request or command first, then as a move."""
         from voice.speech.recognizers import hypotheses
         from voice.speech.wavio import RATE
         from voice.words.matcher import match_move
         from voice.words.utterance import read_command
 
-        transcript = self.recognizer.recognize(audio, RATE)
-        result = match_move(
-            self.board, hypotheses(transcript, self.vocab), self.vocab, self.settings.matching
-        )
+        try:
+            transcript = self.recognizer.recognize(audio, RATE)
+        except Exception as error:  # the game logs and goes on; so does the test
+            return f"could not recognise it: {error}"
+        heard = hypotheses(transcript, self.vocab)
+        if heard and read_command(heard[0].words, self.vocab) is not None:
+            return f"understood: {transcript.best!r} (a request or command, not a move)"
+        result = match_move(self.board, heard, self.vocab, self.settings.matching)
         moves = [render_move(self.board, c.move, self.vocab) for c in result.candidates]
-        if result.decision == Decision.ACCEPT and moves:
+        at_once = result.decision == Decision.ACCEPT and not self.settings.session.always_confirm
+        if at_once and moves:
             return f"understood: {moves[0]}, played at once"
-        if result.decision == Decision.CONFIRM and moves:
+        if result.decision in (Decision.ACCEPT, Decision.CONFIRM) and moves:
             return f'understood: {moves[0]}, asked back ("{moves[0]}?")'
         if result.decision == Decision.CHOOSE:
             return f"not sure: offered by number: {', '.join(moves)}"
         if transcript.best:
-            words = self.vocab.normalize(transcript.best)
-            what = "a request" if read_command(words, self.vocab) else "no move of the start"
-            return f"understood: {transcript.best!r} ({what})"
+            return f"understood: {transcript.best!r} (no move of the starting position)"
         said = f" (it sounded like {transcript.partial!r})" if transcript.partial else ""
         return f"not understood{said}"
 
@@ -217,13 +231,13 @@ def _level(audio: np.ndarray, hearing: _Hearing | None) -> str:
     level = speech_span(as_pcm16(audio, RATE))[2]
     if level == 0.0:
         return "the voice does not stand out from the room: speak up or come closer"
-    said = f"the voice stands {level:.0f} dB above the room"
+    said = f"the voice stands {math.floor(level)} dB above the room"  # 19.7 is below 20
     if hearing is None or not hearing.whisper:
         return said
     needed = CALIBRATION.play_level_db
     if level < needed:
         return (
-            f"{said}: below {needed:g} dB every move is asked back, never played at once; "
+            f"{said}: below {needed:g} dB no move is played without a question; "
             "bring the microphone closer to your mouth or use a headset microphone"
         )
     return f"{said}: enough (from {needed:g} dB a move heard surely is played at once)"
