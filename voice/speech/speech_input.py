@@ -38,6 +38,36 @@ _RECENT = 4  # utterances remembered: a move, then "ja" or a number, then perhap
 
 ENROL_COMMAND = "voice-chess enrol"
 
+FAINT_IN_A_ROW = 3
+"""Moves held back in a row because the voice stood too little above the room before the
+player is told why (:class:`FaintVoice`)."""
+
+
+class FaintVoice:
+    """When to tell the player that their voice stands too little above the room: Whisper then
+    plays no move without a question (``play_level_db``, issue 18 §3), and a player who hears
+    every move asked back cannot know that a microphone nearer the mouth would end it.
+    Once per game, after :data:`FAINT_IN_A_ROW` phrases in a row held back for that reason
+    (among others, or alone); one heard well enough starts the count again, and what was heard
+    as nothing counts for neither."""
+
+    def __init__(self) -> None:
+        self.in_a_row = 0
+        self.told = False
+
+    def heard(self, transcript: Transcript) -> bool:
+        """Whether to tell the player now."""
+        if not transcript.nbest:
+            return False
+        if "level" not in transcript.held_back:
+            self.in_a_row = 0
+            return False
+        self.in_a_row += 1
+        if self.in_a_row >= FAINT_IN_A_ROW and not self.told:
+            self.told = True
+            return True
+        return False
+
 
 def recognizer_for(settings: Settings, vocab: Vocabulary, backend: str | None = None) -> Recognizer:
     """The configured recogniser (or ``backend``), knowing every word the session's phrases
@@ -76,6 +106,8 @@ class SpeechInput:
         # One decoder, two threads: the end-pointer's completion check and recognition.
         self._decoding = threading.Lock()
         self._recent: deque[tuple[Heard, np.ndarray]] = deque(maxlen=_RECENT)
+        self._faint = FaintVoice()
+        self._on_faint: Callable[[], None] | None = None
 
     def describe(self, language: str) -> str:
         """ "Spracherkennung PocketSphinx … am Mikrofon …" for the start-up sentence."""
@@ -160,10 +192,18 @@ class SpeechInput:
                 continue
             with self._lock:
                 context = self._context
-            heard = self._recognise(utterance, context)
+            transcript = self._decode(utterance.audio, context)
+            heard = _heard(transcript)
             with self._lock:
                 self._recent.append((heard, utterance.audio))
             deliver(heard)
+            if self._faint.heard(transcript) and self._on_faint is not None:
+                self._on_faint()  # after the move it asks back: the question comes first
+
+    def on_faint(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` (from the recognition thread) when the player should be told that
+        their voice stands too little above the room (:class:`FaintVoice`)."""
+        self._on_faint = callback
 
     def recent(self) -> list[tuple[Heard, np.ndarray]]:
         """The latest utterances heard, oldest first, each as (n-best, audio): what a move the
@@ -172,8 +212,7 @@ class SpeechInput:
             return list(self._recent)
 
     def _recognise(self, utterance: Utterance, context: Context) -> Heard:
-        transcript = self._decode(utterance.audio, context)
-        return tuple((str(text), float(conf)) for text, conf in transcript.nbest)
+        return _heard(self._decode(utterance.audio, context))
 
     def use_adaptation(self, path: Path) -> None:
         """Hear with the voice learnt from ``path`` (:mod:`voice.speech.learning`) from the next
@@ -248,3 +287,7 @@ class SpeechInput:
             from voice.speech.recognizers.second_opinion import retire
 
             retire(waiting, self.recognizer)
+
+
+def _heard(transcript: Transcript) -> Heard:
+    return tuple((str(text), float(conf)) for text, conf in transcript.nbest)

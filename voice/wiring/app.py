@@ -372,6 +372,10 @@ class App:
         # Typed lines and speech differ in one way: an empty typed line is only Enter, while
         # speech that gave nothing usable must still be answered ("Nicht verstanden").
         kind = "typed" if isinstance(self.source, TextInput) else "heard"
+        from voice.speech.speech_input import SpeechInput
+
+        if isinstance(self.source, SpeechInput):  # a voice too faint for the room is told
+            self.source.on_faint(lambda: inbox.put("faint", None))
         self.source.start(lambda heard: inbox.put(kind, heard), lambda: inbox.put("end"))
         if self.keys is not None:
             self.keys.start(lambda key: inbox.put("key", key), lambda: inbox.put("end"))
@@ -500,6 +504,9 @@ class App:
                 raise Startup(self.text("fail.input_ended"))
             if answered_by is not None and kind == answered_by:
                 return value
+            if kind == "faint":
+                self.tell("faint_hint")
+                continue
             if kind == "key" and value == "enter":
                 value = ()  # Enter alone takes the suggestion
             elif kind not in ("typed", "heard") or (kind == "heard" and not spoken):
@@ -801,6 +808,9 @@ class App:
                 action = self.key_actions.get(value)
                 if action is not None and await self._key(action):
                     return
+                continue
+            if kind == "faint":
+                self.tell("faint_hint")
                 continue
             if kind not in ("typed", "heard"):
                 continue  # e.g. the web page's approval, after the terminal had approved
