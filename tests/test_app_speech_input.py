@@ -6,11 +6,11 @@ be said now; "Stopp" said while the program speaks silences it and is not taken 
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import queue
 import time
 from collections.abc import Iterable
-from dataclasses import replace
 from pathlib import Path
 
 import chess
@@ -25,7 +25,7 @@ from voice.speech import speech_input
 from voice.speech.recognizers import Recognizer, Transcript, adaptation, close_recognizer
 from voice.speech.recognizers.adaptation import Adaptation, default_path
 from voice.speech.speak import Speaker
-from voice.speech.speech_input import FaintVoice, SpeechInput
+from voice.speech.speech_input import SpeechInput
 from voice.words.utterance import Heard
 from voice.words.vocabulary import NamedMoves, Phrase, Vocabulary
 
@@ -429,43 +429,31 @@ def test_a_voice_learnt_mid_game_never_brings_in_a_whisper_that_could_not_load(
         source.close()
 
 
-def test_a_faint_voice_is_told_once_after_three_moves_in_a_row_held_back_for_it() -> None:
-    """Whisper plays no move without a question while the voice stands less than 20 dB above
-    the room: after three such moves in a row the player is told why, once; a move heard well
-    starts the count again, and what was heard as nothing counts for neither."""
-    faint = Transcript((("springer felix drei", 0.4),), True, 200.0, held_back=frozenset({"level"}))
-    also_torn = replace(faint, held_back=frozenset({"level", "lead"}))
-    clear = replace(faint, held_back=frozenset())
-    nothing = Transcript((), True, 200.0, reason="silence")
-    hint = FaintVoice()
-    assert [hint.heard(t) for t in (faint, also_torn, clear, faint, nothing, faint)] == [False] * 6
-    assert hint.heard(faint) is True  # the third in a row (the silence counted for neither)
-    assert [hint.heard(faint) for _ in range(5)] == [False] * 5  # once a game
-
-
 def test_the_microphone_tells_when_the_voice_is_too_faint_for_the_room(
     pulse: PulseAudio, settings: Settings, vocab: Vocabulary
 ) -> None:
-    """Three moves said barely above pink noise (about 16 dB): each is heard but none may be
-    played at once, and the game is told, once, after the third."""
+    """Moves said barely above pink noise (about 16 dB): each is heard but none is played at
+    once, and the game is told, once, after the third."""
     heard: queue.Queue[Heard] = queue.Queue()
     told: list[float] = []
     source = SpeechInput(settings, vocab)
     source.on_faint(lambda: told.append(time.monotonic()))
     words = espeak("Springer Felix drei", "de", 16000, 140)
     pause = np.zeros(4 * 16000, np.int16)
-    # One room, noisy throughout: the words three times, 4 s apart.
-    said = np.concatenate([pause[: 2 * 16000], words, pause, words, pause, words, pause])
+    # One room, noisy throughout: the words four times, 4 s apart.
+    said = np.concatenate([pause[: 2 * 16000], *[np.concatenate([words, pause])] * 4])
     room = adaptation.with_pink_noise(said, 0.0, seed=1)
     try:
         listen_as_a_game_starts(source, settings)
         source.start(heard.put, lambda: None)
         pulse.play(room, 16000)
-        got = [heard.get(timeout=WAIT_S) for _ in range(3)]
-        deadline = time.monotonic() + 5
-        while not told and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert all(nbest and nbest[0][1] < 0.5 for nbest in got)  # heard, none sure
+        got = []
+        with contextlib.suppress(queue.Empty):
+            while True:
+                got.append(heard.get(timeout=5))
+        moves = [nbest for nbest in got if nbest]
+        assert len(moves) >= 3
+        assert all(nbest[0][1] < 0.5 for nbest in moves)  # heard, none sure enough to play
         assert len(told) == 1
     finally:
         source.close()

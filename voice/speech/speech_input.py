@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from voice.config import ConfigError, Settings, override
+from voice.speech.faint_voice import FaintVoice
 from voice.speech.listen import RATE, Listener, Utterance
 from voice.speech.recognizers import Context, close_recognizer
 from voice.words.messages import message
@@ -37,36 +38,6 @@ _POLL_S = 0.2
 _RECENT = 4  # utterances remembered: a move, then "ja" or a number, then perhaps more
 
 ENROL_COMMAND = "voice-chess enrol"
-
-FAINT_IN_A_ROW = 3
-"""Moves held back in a row because the voice stood too little above the room before the
-player is told why (:class:`FaintVoice`)."""
-
-
-class FaintVoice:
-    """When to tell the player that their voice stands too little above the room: Whisper then
-    plays no move without a question (``play_level_db``, issue 18 §3), and a player who hears
-    every move asked back cannot know that a microphone nearer the mouth would end it.
-    Once per game, after :data:`FAINT_IN_A_ROW` phrases in a row held back for that reason
-    (among others, or alone); one heard well enough starts the count again, and what was heard
-    as nothing counts for neither."""
-
-    def __init__(self) -> None:
-        self.in_a_row = 0
-        self.told = False
-
-    def heard(self, transcript: Transcript) -> bool:
-        """Whether to tell the player now."""
-        if not transcript.nbest:
-            return False
-        if "level" not in transcript.held_back:
-            self.in_a_row = 0
-            return False
-        self.in_a_row += 1
-        if self.in_a_row >= FAINT_IN_A_ROW and not self.told:
-            self.told = True
-            return True
-        return False
 
 
 def recognizer_for(settings: Settings, vocab: Vocabulary, backend: str | None = None) -> Recognizer:
@@ -106,7 +77,7 @@ class SpeechInput:
         # One decoder, two threads: the end-pointer's completion check and recognition.
         self._decoding = threading.Lock()
         self._recent: deque[tuple[Heard, np.ndarray]] = deque(maxlen=_RECENT)
-        self._faint = FaintVoice()
+        self._faint = FaintVoice(vocab)
         self._on_faint: Callable[[], None] | None = None
 
     def describe(self, language: str) -> str:
