@@ -70,7 +70,7 @@ class SpeechInput:
             vocab.normalize(word) for word in settings.audio.stop_words
         ) - {()}
         self._lock = threading.Lock()
-        self._context = Context(frozenset(), {})
+        self._context = Context()
         self._applied: Context | None = None
         self._closed = threading.Event()
         self._thread: threading.Thread | None = None
@@ -137,7 +137,7 @@ class SpeechInput:
         """What may be said now, and which move each move phrase names (called on the loop
         after every change of the game)."""
         with self._lock:
-            self._context = Context(frozenset(phrases), dict(moves))
+            self._context = Context.of(phrases, moves)
 
     def start(self, deliver: Callable[[Heard], None], on_end: Callable[[], None]) -> None:
         self.listener.set_completion_check(self._complete)
@@ -242,7 +242,7 @@ class SpeechInput:
         """Speech over our own voice: only "Stopp"/"Ruhe" count, and they silence us."""
         if self.speaker is None or not self._stop_phrases:
             return
-        heard = self._recognise(utterance, Context(self._stop_phrases, {}))
+        heard = self._recognise(utterance, Context(self._stop_phrases))
         if heard and self.vocab.normalize(heard[0][0]) in self._stop_phrases:
             self.speaker.stop()
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -114,8 +114,14 @@ class Context:
     """What a recogniser is told may be said now (:meth:`Recognizer.set_context`): the phrases,
     and which move each move phrase names. Compared whole: an answer depends on both."""
 
-    allowed: frozenset[Phrase]
-    moves: NamedMoves
+    allowed: frozenset[Phrase] = frozenset()
+    moves: NamedMoves = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, allowed: Iterable[Phrase], moves: NamedMoves | None = None) -> Context:
+        """The context as told: the phrases as a set, the map as a copy of its own (the
+        caller's may change after)."""
+        return cls(frozenset(allowed), dict(moves or {}))
 
 
 class LastAnswer:

@@ -178,7 +178,7 @@ class SecondOpinion:
         self.vocab = vocab
         self.pre_roll_s = first.pre_roll_s
         self._lock = threading.Lock()
-        self._context = Context(frozenset(), {})
+        self._context = Context()
         self._last = LastAnswer()
         """PocketSphinx is not asked twice for the same utterance."""
         self._stream = WholeUtterance()
@@ -199,11 +199,11 @@ class SecondOpinion:
         return SecondOpinion(self.first, second, self.vocab)
 
     def set_context(self, allowed: Iterable[Phrase], moves: NamedMoves | None = None) -> None:
-        phrases = frozenset(allowed)
+        context = Context.of(allowed, moves)
         with self._lock:
-            self._context = Context(phrases, dict(moves or {}))
-            self.first.set_context(phrases, moves)
-            self.second.set_context(phrases, moves)
+            self._context = context
+            self.first.set_context(context.allowed, context.moves)
+            self.second.set_context(context.allowed, context.moves)
 
     def recognize(
         self, audio: np.ndarray, sample_rate: int, *, alternatives: bool = True

@@ -702,7 +702,7 @@ class WhisperRecognizer:
         self._prompt = [tokenizer.sot_prev, *tokenizer.encode(" " + PROMPT), *self._start]
         self._full_stop = tokenizer.encode(".")
         self._lock = threading.Lock()
-        self._context = Context(frozenset(), {})
+        self._context = Context()
         self._candidates: tuple[_Candidate, ...] = ()
         self._contexts: OrderedDict[frozenset[Phrase], tuple[_Candidate, ...]] = OrderedDict()
         self._tokens: dict[str, list[int]] = {}
@@ -745,7 +745,7 @@ class WhisperRecognizer:
                     self._contexts.popitem(last=False)
             else:
                 self._contexts.move_to_end(phrases)
-            self._context, self._candidates = Context(phrases, dict(moves or {})), cached
+            self._context, self._candidates = Context.of(phrases, moves), cached
 
     def _candidate(self, phrase: Phrase) -> _Candidate:
         text = " " + written(phrase, self.vocab)
