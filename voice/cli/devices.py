@@ -167,15 +167,13 @@ class _Hearing:
         from voice.speech.speech_input import recognizer_for
 
         vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+        recognizer = None
         try:
             recognizer = recognizer_for(settings, vocab)
-        except Exception as error:  # a missing model or library: one sentence, no traceback
-            print(f"no recogniser, so only the level is shown: {error}")
-            return None
-        try:
             return cls(settings, recognizer, vocab)
-        except Exception as error:
-            close_recognizer(recognizer)
+        except Exception as error:  # a missing model or library: one sentence, no traceback
+            if recognizer is not None:
+                close_recognizer(recognizer)
             print(f"no recogniser, so only the level is shown: {error}")
             return None
 
