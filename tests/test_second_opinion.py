@@ -279,6 +279,7 @@ class Counted:
         self.sphinx = sphinx
         self.pre_roll_s = sphinx.pre_roll_s
         self.calls = 0
+        self.rival_searches = 0
 
     def set_context(self, allowed: Iterable[Phrase], moves: NamedMoves | None = None) -> None:
         self.sphinx.set_context(allowed, moves)
@@ -287,6 +288,7 @@ class Counted:
         self, audio: np.ndarray, sample_rate: int, *, alternatives: bool = True
     ) -> Transcript:
         self.calls += 1
+        self.rival_searches += alternatives
         return self.sphinx.recognize(audio, sample_rate, alternatives=alternatives)
 
     def describe(self) -> str:
@@ -324,9 +326,9 @@ def test_a_move_whisper_asks_back_and_pocketsphinx_hears_alike_is_played(
     agreed_on = both.recognize(audio, 16000)
     result = match_move(board, hypotheses(agreed_on, VOCAB), VOCAB, settings.matching)
     assert (result.decision, result.move) == (Decision.ACCEPT, chess.Move.from_uci("a4c2"))
-    assert sphinx.calls == calls + 1
+    assert sphinx.calls == calls + 2  # its first pass, then (heard alike) the rival search
     both.recognize(audio, 16000)  # the utterance the completion check already decoded
-    assert sphinx.calls == calls + 1
+    assert sphinx.calls == calls + 2
 
 
 @needs_espeak
@@ -430,6 +432,28 @@ def test_pocketsphinx_listens_only_where_it_may_change_whisper_s_answer(
         both.set_context(position_phrases(chess.Board(), VOCAB))
         both.recognize(np.zeros(8000, dtype=np.int16), 16000)
         assert sphinx.calls == int(asked)
+    finally:
+        both.close()
+
+
+@needs_espeak
+@pytest.mark.parametrize(
+    ("said", "searched"), [("Springer Cesar drei", 0), ("Springer Felix drei", 1)]
+)
+def test_pocketsphinx_searches_for_rivals_only_where_it_can_still_agree(
+    tmp_path: Path, said: str, searched: int
+) -> None:
+    """Whisper asks "Springer Felix drei" back. When PocketSphinx's first pass already hears
+    another move, the vote cannot agree, and its rival search (two decodes more) would only
+    delay the question; when it hears the same phrase, the rival search decides whether it is
+    sure enough to play."""
+    sphinx = Counted(SphinxRecognizer(VOCAB))
+    both = SecondOpinion(Said(ASKED), sphinx, VOCAB)  # type: ignore[arg-type]
+    try:
+        both.set_context(position_phrases(chess.Board(), VOCAB))
+        transcript = both.recognize(synthesize(said, tmp_path), 16000)
+        assert sphinx.rival_searches == searched
+        assert (transcript.nbest[0][1] >= PLAYED) == bool(searched)
     finally:
         both.close()
 

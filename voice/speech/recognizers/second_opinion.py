@@ -216,9 +216,10 @@ class SecondOpinion:
                 return kept
             first = self.first.recognize(pcm, RATE, alternatives=alternatives)
             transcript = first
-            if asked_back(first, self.vocab) or doubted(first, self.vocab) is not None:
+            phrase = first.best if asked_back(first, self.vocab) else doubted(first, self.vocab)
+            if phrase is not None:
                 try:
-                    second = self.second.recognize(pcm, RATE)
+                    second = self._heard(pcm, phrase)
                 except Exception:  # the second opinion must never cost the first
                     log.exception("PocketSphinx's second opinion failed; Whisper's answer stands")
                 else:
@@ -227,6 +228,20 @@ class SecondOpinion:
                     transcript = replace(both, decode_ms=first.decode_ms + second.decode_ms)
             self._last.keep(pcm, self._context, transcript)
             return transcript
+
+    def _heard(self, pcm: np.ndarray, phrase: str) -> Transcript:
+        """PocketSphinx's answer for the utterance, with its rival search only where it can
+        still agree on ``phrase``: its first pass alone names its best phrase, and the rival
+        search can only lower that phrase's confidence, never change which one is best, so
+        when the first pass already hears something else (or nothing, or is torn) the vote
+        cannot agree and the rival search's two decodes (about 30 ms) would only delay the
+        answer. PocketSphinx keeps its first pass for the same audio: the full call adds only
+        the rival search."""
+        quick = self.second.recognize(pcm, RATE, alternatives=False)
+        if not heard_alike(quick, phrase, self.vocab):
+            return quick
+        full = self.second.recognize(pcm, RATE)
+        return replace(full, decode_ms=quick.decode_ms + full.decode_ms)
 
     def start(self) -> None:
         self._stream.clear()
