@@ -229,7 +229,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
     count = args.count or (30 if args.quick else 200)
     chosen = asr.VOICE_SETS[args.voices]
-    vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+    vocab = Vocabulary.of(settings)
     backend = args.backend or settings.speech.recognizer
     try:
         sentences = asr.read_sentences(args.sentences) if args.sentences else ()
@@ -303,7 +303,7 @@ def _latency(args: argparse.Namespace, settings: Settings) -> int:
     if args.moves < 1:
         print(f"{PROG} latency: --moves must be at least 1", file=sys.stderr)
         return 2
-    vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+    vocab = Vocabulary.of(settings)
     try:
         report = latency.run(settings, vocab, moves=args.moves, seed=args.seed, progress=_progress)
     except (RuntimeError, OSError) as error:
@@ -320,7 +320,7 @@ def _calibrate(args: argparse.Namespace, settings: Settings) -> int:
     if args.count < 1:
         print(f"{PROG} calibrate: --count must be at least 1", file=sys.stderr)
         return 2
-    vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+    vocab = Vocabulary.of(settings)
     try:
         samples = [
             sample
@@ -343,7 +343,7 @@ def _answers(args: argparse.Namespace, settings: Settings) -> int:
     if args.count < 1:
         print(f"{PROG} answers: --count must be at least 1", file=sys.stderr)
         return 2
-    vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+    vocab = Vocabulary.of(settings)
     backend = args.backend or settings.speech.recognizer
     # The recogniser as shipped, as the ASR benchmark measures it: never the user's voice.
     shipped = override(settings, speech={"adaptation": "off"})

@@ -22,7 +22,7 @@ from voice.words.vocabulary import Vocabulary
 
 def _vocab() -> Vocabulary:
     settings = load_settings(look_in_user_dir=False)
-    return Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+    return Vocabulary.of(settings)
 
 
 def test_noise_runs_before_during_and_after_the_words_at_the_ratio_named() -> None:

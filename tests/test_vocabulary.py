@@ -79,3 +79,18 @@ def test_configured_rank_words_replace_the_german_ones(settings) -> None:  # typ
     vocab = Vocabulary.from_settings(changed.vocabulary)
     assert vocab.square_words(chess.E4) == ("eva", "four")
     assert "vier" not in vocab.move_words()
+
+
+def test_a_runs_vocabulary_has_its_configured_words_and_command_set(settings) -> None:  # type: ignore[no-untyped-def]
+    """``Vocabulary.of``: what every command builds from the settings, the ``[vocabulary]``
+    words with the command words of ``[language] commands`` (English commands, German files)."""
+    from voice.config import override
+
+    english_ranks = ["one", "two", "three", "four", "five", "six", "seven", "eight"]
+    changed = override(
+        settings, vocabulary={"rank_words": english_ranks}, language={"commands": "en"}
+    )
+    vocab = Vocabulary.of(changed)
+    assert vocab.square_words(chess.E4) == ("eva", "four")
+    assert vocab.command_for(("back",)) == "correction"
+    assert vocab.command_for(("zeit",)) is None

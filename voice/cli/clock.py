@@ -188,7 +188,7 @@ class SpokenRequests:
         from voice.speech.speech_input import SpeechInput
         from voice.words.vocabulary import Vocabulary
 
-        self.vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+        self.vocab = Vocabulary.of(settings)
         # Only command words are heard here, which PocketSphinx never votes on: Whisper alone.
         alone = override(settings, speech={"second_opinion": False})
         self.input = SpeechInput(alone, self.vocab, speaker)

@@ -166,7 +166,7 @@ class _Hearing:
         from voice.speech.recognizers import close_recognizer
         from voice.speech.speech_input import recognizer_for
 
-        vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+        vocab = Vocabulary.of(settings)
         recognizer = None
         try:
             recognizer = recognizer_for(settings, vocab)

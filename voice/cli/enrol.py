@@ -540,7 +540,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 file=sys.stderr,
             )
             return EXIT_SETUP
-        vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+        vocab = Vocabulary.of(settings)
         phrases = enrolment_phrases(vocab, args.count)
         recognizer = None
         if interactive:

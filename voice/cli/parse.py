@@ -266,7 +266,7 @@ def benchmark(count: int, vocab: Vocabulary, thresholds: MatchingSettings) -> st
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+    vocab = Vocabulary.of(settings)
     thresholds = settings.matching
     language = settings.language.blind
     if args.benchmark:

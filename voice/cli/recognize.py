@@ -102,7 +102,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if not args.batch and not args.wav:
         print("voice-chess recognize: give a WAV file or --batch FILE", file=sys.stderr)
         return 2
-    vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+    vocab = Vocabulary.of(settings)
     try:
         recognizer = make_recognizer(settings, vocab, backend=args.backend, model_path=args.model)
     except RecognizerError as error:

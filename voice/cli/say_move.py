@@ -40,7 +40,7 @@ def parse_move(board: chess.Board, text: str) -> chess.Move:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+    vocab = Vocabulary.of(settings)
     try:
         board = chess.Board(args.fen)
     except ValueError as error:

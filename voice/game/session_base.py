@@ -168,7 +168,7 @@ class SessionBase:
         extra = setup.extra
         self.language = setup.language or settings.language.blind
         self.opponent_language = str(extra.get("opponent_language", settings.language.opponent))
-        self.vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+        self.vocab = Vocabulary.of(settings)
         # Sentences that tell the blind player what to say name the words of the command set
         # in use, whatever the language of the sentence.
         self.command_words = ann.command_words(self.vocab)

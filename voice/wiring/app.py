@@ -189,7 +189,7 @@ class App:
         self.settings = settings
         self.stdin = stdin if stdin is not None else sys.stdin
         self.language = plan.language or settings.language.blind
-        self.vocab = Vocabulary.from_settings(settings.vocabulary, settings.language.commands)
+        self.vocab = Vocabulary.of(settings)
         self.output = Output(stdout if stdout is not None else sys.stdout, self.language)
         self.source: InputSource | None = None
         self.input_words = ""

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import chess
 
-from voice.config import VocabularySettings
+from voice.config import Settings, VocabularySettings
 
 Phrase = tuple[str, ...]
 """A spoken phrase as canonical tokens, e.g. ``("springer", "felix", "drei")``."""
@@ -267,6 +267,12 @@ class Vocabulary:
             number_words=NUMBER_WORDS[command_set],
             _display=display,
         )
+
+    @classmethod
+    def of(cls, settings: Settings) -> Vocabulary:
+        """The vocabulary of a run: the ``[vocabulary]`` words with the command words of
+        ``[language] commands``."""
+        return cls.from_settings(settings.vocabulary, settings.language.commands)
 
     @classmethod
     def default(cls, command_set: str = "de") -> Vocabulary:
