@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import pytest
 
 from voice.config import Settings
-from voice.rules.events import MoveMade, Refused, Result, Say
+from voice.rules.events import ArbiterAction, BlindSpeech, MoveMade, Refused, Result, Say, Setup
 from voice.rules.timecontrol import TimeControlError
 from voice.wiring.app_decisions import (
     Line,
     Plan,
     QuitGuard,
     TalkKeyHint,
+    journal_mode,
     level_answer,
     new_setup,
+    resume_command,
+    setup_approved,
     shown,
     with_engine,
 )
@@ -96,3 +101,46 @@ def test_the_terminal_shows_the_arbiters_lines_only_at_a_tournament_board() -> N
     )
     assert at_tournament.result
     assert not shown(outputs[:1], "assist").result
+
+
+@pytest.mark.parametrize(
+    ("extra", "profile", "mode"),
+    [
+        ({"app": "assist"}, "tournament", "assist"),
+        ({"app": "play"}, "home", "play"),
+        ({}, "tournament", "assist"),  # journals from before "app" was written
+        ({}, "home", "play"),
+        ({"app": "nonsense"}, "home", "play"),
+    ],
+)
+def test_a_resumed_game_goes_on_under_the_command_it_began_with(
+    extra: dict[str, str], profile: Literal["home", "tournament"], mode: str
+) -> None:
+    assert journal_mode(Setup(profile=profile, extra=extra)) == mode
+
+
+def test_the_approval_of_the_set_up_is_found_among_a_journals_inputs() -> None:
+    """D.2.10: a board killed before the arbiter approved must ask again when resumed."""
+    move = BlindSpeech(4000, (("eva vier", 0.9),))
+    approval = ArbiterAction(0, "approve_setup", {})
+    assert not setup_approved([])
+    assert not setup_approved([move])
+    assert setup_approved([approval, move])
+
+
+@pytest.mark.parametrize(
+    ("plan", "command"),
+    [
+        (Plan(mode="play"), "voice-chess play"),
+        (
+            Plan(mode="play", text=True, speech=False, web=False),
+            "voice-chess play --text --no-speech --no-web",
+        ),
+        (Plan(mode="assist", lan=True), "voice-chess assist --lan"),
+    ],
+)
+def test_the_printed_resume_command_keeps_the_input_and_output_chosen(
+    plan: Plan, command: str
+) -> None:
+    """A screen-reader user who started with ``--no-speech`` is not brought back speaking."""
+    assert resume_command(plan) == command

@@ -266,3 +266,46 @@ def test_the_approve_button_on_the_arbiters_page_starts_the_game(tmp_path: Path)
     first = read_journal(journal).events[0]
     assert isinstance(first, ArbiterAction) and first.action == "approve_setup"
     assert first.params["via"] == "web" and first.t_ms == 0
+
+
+# -- a tournament board killed before the approval --------------------------------------------
+
+
+def test_a_board_killed_before_the_approval_asks_for_it_again_when_resumed(
+    tmp_path: Path,
+) -> None:
+    """D.2.10: no clock runs and no move is made before the arbiter approved the set-up. A
+    board killed while the question waited comes back asking it again, even when resumed with
+    ``play`` (the journal says it is an assisted board), and nothing is played before it."""
+    journal = tmp_path / "board.jsonl"
+    con = Console("assist", "--text", "--no-speech", "--no-web", "--journal", str(journal))
+    try:
+        con.expect("Schiedsrichter: bitte den Aufbau prüfen")
+    finally:
+        con.close()  # killed: SIGKILL
+    assert read_journal(journal).events == ()
+    con = Console("play", "--text", "--no-speech", "--no-web", "--resume", str(journal))
+    try:
+        con.expect("voice-chess, Turnierbrett")
+        con.expect("Schiedsrichter: bitte den Aufbau prüfen")
+        con.type("")  # Enter on the arbiter's terminal
+        con.expect("Aufbau vom Schiedsrichter bestätigt.")
+        con.type("Eva vier")
+        con.expect("Eva vier")
+        con.process.send_signal(2)
+        assert con.wait() == 0
+        resume = next(line for line in con.lines if "--resume" in line)
+        assert "voice-chess assist --text --no-speech --no-web --resume" in resume
+    finally:
+        con.close()
+    first, move = read_journal(journal).events
+    assert isinstance(first, ArbiterAction) and first.action == "approve_setup"
+    assert isinstance(move, BlindSpeech)
+    con = Console("assist", "--text", "--no-speech", "--no-web", "--resume", str(journal))
+    try:
+        con.expect("Partie fortgesetzt")  # approved once: not asked again
+        con.process.send_signal(2)
+        assert con.wait() == 0
+        assert "bitte den Aufbau prüfen" not in con.output()
+    finally:
+        con.close()

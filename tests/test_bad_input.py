@@ -369,7 +369,7 @@ def test_ctrl_d_while_the_engine_thinks_ends_quietly(tmp_path: Path) -> None:
         con.close()
     con._error_reader.join(timeout=10)
     assert con.errors == [], con.errors
-    assert "Fortsetzen mit: voice-chess play --resume" in con.output()
+    assert "Fortsetzen mit: voice-chess play --text --no-speech --no-web --resume" in con.output()
     assert [type(e).__name__ for e in read_journal(journal).events] == ["BlindSpeech"]
 
 

@@ -77,7 +77,7 @@ def test_typed_game_against_stockfish_then_resumed(
         dated = con.expect('[Date "')
         con.expect('[Black "Stockfish, Stufe 2"]')
         con.expect(f"Die Partie ist gespeichert in {journal}.")
-        con.expect(f"Fortsetzen mit: voice-chess play --resume {journal}")
+        con.expect(f"Fortsetzen mit: voice-chess play --text --no-speech --resume {journal}")
         assert con.wait() == 0
     finally:
         con.close()
@@ -156,5 +156,7 @@ def test_after_mate_the_game_can_still_be_asked_about_until_the_input_ends(
         con.expect("Eins: Turm Anna acht matt.")
         con.end_input()
         assert con.wait() == 0
+        assert "die Partie ist gespeichert" in con.output()
+        assert "--resume" not in con.output()  # a finished game is not to be continued
     finally:
         con.close()

@@ -64,9 +64,12 @@ from voice.wiring.app_decisions import (
     QuitGuard,
     TalkKeyHint,
     is_yes,
+    journal_mode,
     level_answer,
     new_setup,
     question_phrases,
+    resume_command,
+    setup_approved,
     shown,
     with_engine,
     yes_or_no,
@@ -204,6 +207,7 @@ class App:
         self._missing_told: set[NativeLibrary] = set()  # native libraries said to be missing
         self.approval: dict[str, Any] | None = None  # the set-up the arbiter approved
         self.resumed_announcement: list[OutputEvent] | None = None
+        self._approved_before = False  # a resumed journal holds the arbiter's approval
         self.key_actions = {
             key: action
             for action, keys in settings.session.keys.model_dump().items()
@@ -277,8 +281,8 @@ class App:
                 self.engine.set_level(level)
             if not resumed:
                 self._create(setup)
-            if self.plan.mode == "assist" and not resumed:
-                await self._approval()
+            if self.plan.mode == "assist" and not self._approved_before:
+                await self._approval(start_ms)
             await self._start_game(start_ms)
         except Startup as failure:
             self.output.say(failure.text)
@@ -448,6 +452,10 @@ class App:
             self.settings = config.override(self.settings, web={"large_text_moves": True})
         if setup.extra.get("opponent") == "engine":
             self.plan = replace(self.plan, opponent="engine")
+        # The game goes on as it began (an assisted board as one, under its arbiter), whichever
+        # command resumed it; a tournament board killed before its approval asks again.
+        self.plan = replace(self.plan, mode=journal_mode(setup))
+        self._approved_before = setup_approved(resumed.contents.events)
         self.session = resumed.core
         self.journal = resumed.journal
         self._use_language(self.session.language)
@@ -559,8 +567,10 @@ class App:
         except EngineError as error:
             raise Startup(self.text("fail.engine", error=str(error))) from None
 
-    async def _approval(self) -> None:
-        """D.2.10 at a tournament: the arbiter approves time control, words and sides first.
+    async def _approval(self, start_ms: int) -> None:
+        """D.2.10 at a tournament: the arbiter approves time control, words and sides first
+        (``start_ms``: the game time it is journaled at, zero unless a resumed board was
+        never approved).
 
         With the web board, its pages are served while the question waits (game time held at
         zero, no move possible), so the arbiter can approve on the phone at the board as well
@@ -589,7 +599,7 @@ class App:
         summary += " " + self.text(f"laws.{laws.appendix.lower()}", edition=laws.edition) + "."
         self.output.say(summary)
         if self._serves_web():
-            self._open_host(0, held=True)
+            self._open_host(start_ms, held=True)
             await self._start_web(approval)
         terminal = None
         if self.keys is None and not isinstance(self.source, TextInput):
@@ -888,13 +898,12 @@ class App:
                     self.text("end.saved", path=self.journal.path),
                     spoken=self.text("end.saved_spoken"),
                 )
-                self.output.line(
-                    self.text(
-                        "end.resume",
-                        command=f"voice-chess {self.plan.mode}",
-                        path=self.journal.path,
+                if self.session.result is None:
+                    self.output.line(
+                        self.text(
+                            "end.resume", command=resume_command(self.plan), path=self.journal.path
+                        )
                     )
-                )
         self.output.close()
 
 

@@ -15,7 +15,17 @@ from pathlib import Path
 from typing import Any, Literal
 
 from voice.config import Settings
-from voice.rules.events import MoveMade, OutputEvent, Refused, Result, Say, Setup, Side
+from voice.rules.events import (
+    ArbiterAction,
+    InputEvent,
+    MoveMade,
+    OutputEvent,
+    Refused,
+    Result,
+    Say,
+    Setup,
+    Side,
+)
 from voice.rules.timecontrol import parse_time_control
 from voice.words.utterance import Heard, read_command
 from voice.words.vocabulary import Phrase, Vocabulary, yes_no_phrases
@@ -72,6 +82,42 @@ def new_setup(plan: Plan, settings: Settings, language: str, date: str) -> Setup
         laws=plan.laws or settings.rules.edition,
         extra=extra,
     )
+
+
+def journal_mode(setup: Setup) -> Mode:
+    """The command a journal's game was started with: ``voice-chess play`` or ``assist``.
+
+    Written into the set-up line since ``extra["app"]``; older journals tell it by the profile
+    (an assisted board is always a tournament one). A resumed game goes on as it began,
+    whichever command resumed it: an assisted board must not come back as a home game, nor a
+    home game against the computer as a tournament board.
+    """
+    app = setup.extra.get("app")
+    if app in ("play", "assist"):
+        return "assist" if app == "assist" else "play"
+    return "assist" if setup.profile == "tournament" else "play"
+
+
+def setup_approved(events: Sequence[InputEvent]) -> bool:
+    """Whether the arbiter's approval of the set-up (D.2.10) is in a journal's inputs: a
+    tournament board killed while the question waited must ask it again when resumed."""
+    return any(isinstance(e, ArbiterAction) and e.action == "approve_setup" for e in events)
+
+
+def resume_command(plan: Plan) -> str:
+    """The command that resumes this game as it was started (the journal's path follows):
+    with the same kind of input and output, so that a player who chose a terminal without
+    speech or without the web board is not brought back with them."""
+    words = ["voice-chess", plan.mode]
+    if plan.text:
+        words.append("--text")
+    if not plan.speech:
+        words.append("--no-speech")
+    if not plan.web:
+        words.append("--no-web")
+    elif plan.lan:
+        words.append("--lan")
+    return " ".join(words)
 
 
 def with_engine(setup: Setup, level: int, player: str) -> Setup:
