@@ -513,3 +513,28 @@ def test_a_script_confidence_outside_0_to_1_is_refused(tmp_path: Path) -> None:
     line = '{"t": 1, "blind_nbest": [["Eva fünf", 7]]}\n'
     text = simulate_refuses(tmp_path, (SETUP + line).encode())
     assert "line 2: " in text and "confidences 0 to 1" in text
+
+
+# -- JSON nested beyond Python's recursion limit ---------------------------------------------
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def test_a_script_line_nested_too_deeply_is_one_sentence_not_a_traceback(tmp_path: Path) -> None:
+    script = tmp_path / "deep.jsonl"
+    setup = '{"setup": {"mode": "clock", "time_control": "300"}}'
+    script.write_text(f'{setup}\n{{"t": 1, "ask": {DEEP}}}\n', encoding="utf-8")
+    result = voice_chess("simulate", str(script))
+    assert result.returncode == 2
+    assert "line 2: not JSON: nested too deeply" in one_sentence(result)
+
+
+def test_a_parse_batch_line_nested_too_deeply_is_answered_on_its_line(tmp_path: Path) -> None:
+    batch = tmp_path / "heard.jsonl"
+    batch.write_text(
+        f'{{"id": 1, "text": {DEEP}}}\n{{"id": 2, "text": "Springer Felix drei"}}\n',
+        encoding="utf-8",
+    )
+    result = voice_chess("parse", "--batch", str(batch))
+    assert "not a JSON object: nested too deeply" in one_sentence(result)
+    assert '"id": 2' in result.stdout  # the lines after it are answered

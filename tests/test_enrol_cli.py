@@ -173,6 +173,9 @@ def test_a_bad_recordings_file_names_the_line(
     assert main(["enrol", "--from", str(listing), "--output", str(tmp_path / "v.mllr")]) == 2
     assert "list.jsonl, line 2: " in capsys.readouterr().err
     assert not (tmp_path / "v.mllr").exists()
+    listing.write_text("[" * 100_000 + "]" * 100_000 + "\n")  # nested beyond recursion
+    assert main(["enrol", "--from", str(listing), "--output", str(tmp_path / "v.mllr")]) == 2
+    assert "list.jsonl, line 1: not JSON (nested too deeply)" in capsys.readouterr().err
 
 
 def test_forget_deletes_the_saved_voice_and_says_so(

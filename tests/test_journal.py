@@ -229,3 +229,42 @@ def test_a_journal_replayed_by_simulate_gives_the_same_output_as_its_script(
     first = list(run_journaled(lines, settings, journal_path=path))
     again = list(run_script(path.read_text(encoding="utf-8").splitlines(), settings))
     assert again == first
+
+
+DEEP = b"[" * 100_000 + b"]" * 100_000
+"""JSON nested beyond Python's recursion limit: json.loads raises RecursionError on it."""
+
+
+def test_a_torn_last_line_nested_too_deeply_is_ignored_like_any_torn_line() -> None:
+    data = b'{"setup": {"mode": "game", "time_control": "300"}}\n{"t": 1.0, "sighted": "e2e4"}\n'
+    contents = parse_journal(data + b"[" * 100_000, "j")
+    assert [e.t_ms for e in contents.events] == [1000]
+    assert "nested too deeply" in contents.warnings[0]
+
+
+def test_a_line_nested_too_deeply_before_the_end_is_an_error_not_a_crash() -> None:
+    data = (
+        b'{"setup": {"mode": "game", "time_control": "300"}}\n'
+        + b'{"t": 1.0, "ask": '
+        + DEEP
+        + b"}\n"
+        + b'{"t": 2.0, "sighted": "e2e4"}\n'
+    )
+    with pytest.raises(ScriptError, match="line 2 is not valid JSON: nested too deeply"):
+        parse_journal(data, "j")
+
+
+def test_a_journal_saved_with_a_byte_order_mark_resumes(tmp_path: Path) -> None:
+    """An arbiter opened the journal in an editor that writes a byte-order mark (Windows
+    Notepad); the game resumes, and a torn tail is still cut at the right byte."""
+    path = tmp_path / "game.jsonl"
+    with Journal.create(path, SETUP) as journal:
+        journal.append(SightedMove(1000, "e2e4"))
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes() + b'{"t": 2.0, "sigh')
+    journal, contents = Journal.reopen(path)
+    assert contents.setup.profile == "tournament" and len(contents.warnings) == 1
+    journal.append(SightedMove(3000, "e7e5"))
+    journal.close()
+    again = read_journal(path)
+    assert again.warnings == ()
+    assert [e.t_ms for e in again.events] == [1000, 3000]

@@ -83,10 +83,12 @@ def test_batch_lines_keep_their_ids_and_a_bad_line_does_not_stop_the_rest(
         {"id": "badfen", "fen": "not a fen", "wav": "a.wav"},
     ]
     batch = tmp_path / "batch.jsonl"
-    batch.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    text = "\n".join(json.dumps(line) for line in lines) + "\n"
+    batch.write_text(text + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
     code, out = _run(capsys, "--batch", str(batch))
     results = [json.loads(line) for line in out.splitlines()]
-    assert [r["id"] for r in results] == ["first", "missing", "badfen"]
+    assert [r["id"] for r in results] == ["first", "missing", "badfen", None]
+    assert "nested too deeply" in results[3]["error"]
     assert results[0]["move"] == "g1f3"
     assert "no such file" in results[1]["error"]
     assert "bad FEN" in results[2]["error"]

@@ -233,6 +233,8 @@ def read_recordings(path: Path, vocab: Vocabulary) -> list[Sample]:
             wav, text = path.parent / str(item["wav"]), str(item["text"])
         except json.JSONDecodeError as error:
             raise RecordingsError(f"{where}: not JSON ({error.msg})") from None
+        except RecursionError:
+            raise RecordingsError(f"{where}: not JSON (nested too deeply)") from None
         except (KeyError, TypeError) as error:
             raise RecordingsError(f'{where}: needs "wav" and "text" ({error})') from None
         phrase = vocab.normalize(text)

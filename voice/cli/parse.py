@@ -145,6 +145,8 @@ def _batch_line(
         item = json.loads(line)
     except json.JSONDecodeError as error:
         return {"id": None, "error": f"not a JSON object: {error.msg}"}
+    except RecursionError:
+        return {"id": None, "error": "not a JSON object: nested too deeply"}
     if not isinstance(item, dict):
         return {"id": None, "error": "not a JSON object"}
     ident = item.get("id")

@@ -132,9 +132,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             out: Mapping[str, object] = recognize_one(
                 recognizer, item.get("fen", chess.STARTING_FEN), base / wav, vocab, settings
             )
-        except (ValueError, KeyError, TypeError, AttributeError) as error:
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
             failed = True
             reason = f"missing key {error}" if isinstance(error, KeyError) else str(error)
+            if isinstance(error, RecursionError):
+                reason = "not a JSON object: nested too deeply"
             out = {"error": reason}
         print(json.dumps({"id": ident, **out}, ensure_ascii=False), flush=True)
     return 1 if failed else 0

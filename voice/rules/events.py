@@ -265,8 +265,13 @@ def _reject_constant(name: str) -> Any:
 
 def loads(text: str | bytes) -> Any:
     """JSON as scripts and journals are read: ``NaN`` and ``Infinity``, which Python's json
-    would take, are refused (no clock can run on them)."""
-    return json.loads(text, parse_constant=_reject_constant)
+    would take, are refused (no clock can run on them), and so is nesting deeper than Python's
+    recursion limit (``[[[[…``), as any other bad JSON, instead of ending the program."""
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        doc = text if isinstance(text, str) else text.decode("utf-8", "replace")
+        raise json.JSONDecodeError("nested too deeply", doc, 0) from None
 
 
 def _unknown_key(key: str, known: set[str]) -> ScriptError:

@@ -52,6 +52,10 @@ class JournalContents:
         return self.events[-1].t_ms if self.events else 0
 
 
+_BOM = b"\xef\xbb\xbf"
+"""UTF-8's byte-order mark, which editors such as Windows Notepad put at a file's start."""
+
+
 def _decode(raw: bytes) -> dict[str, Any]:
     obj = loads(raw.decode("utf-8"))
     if not isinstance(obj, dict):
@@ -66,7 +70,10 @@ def parse_journal(data: bytes, name: str = "journal") -> JournalContents:
     offsets: list[tuple[int, bytes]] = []
     position = 0
     for line in lines:
-        offsets.append((position, line))
+        # A byte-order mark before the setup line is no part of it (the offsets stay the
+        # file's: a torn tail is cut from there).
+        start = position + len(_BOM) if position == 0 and line.startswith(_BOM) else position
+        offsets.append((start, line[start - position :]))
         position += len(line) + 1
     # Blank lines and comments ("#", as in scripts) are skipped, never taken for a torn write.
     numbered = [

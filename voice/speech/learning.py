@@ -80,7 +80,8 @@ class RecordingStore:
         for line in lines:
             try:
                 entry = json.loads(line)
-            except ValueError:  # not JSON, or not UTF-8 (a damaged disk): skipped like the rest
+            except (ValueError, RecursionError):  # not JSON, not UTF-8 (a damaged disk), or
+                # nested too deeply: skipped like the rest
                 continue
             if isinstance(entry, dict) and "wav" in entry and "text" in entry:
                 entries.append(entry)
