@@ -22,9 +22,19 @@ from typing import TextIO
 from voice.words.utterance import Heard
 from voice.words.vocabulary import NamedMoves, Phrase
 
+UNREADABLE = "\ufffd"
+"""What a byte that is not UTF-8 was read as (standard input is read leniently, see
+:func:`voice.cli._lenient_stdin`)."""
+
 
 def typed(line: str) -> Heard:
-    """One typed line as a single certain hypothesis; control characters are dropped."""
+    """One typed line as a single certain hypothesis; control characters are dropped.
+
+    A line with a byte that was not UTF-8 (a terminal or Braille keyboard set to Latin-1) is
+    passed on as that mark alone, which no word matches: "Eva vier \\xe4" must be answered
+    "Nicht verstanden", not played as the words that happened to be readable."""
+    if UNREADABLE in line:
+        return ((UNREADABLE, 1.0),)
     text = unicodedata.normalize("NFC", line)
     text = "".join(ch for ch in text if ch.isprintable()).strip()
     return ((text, 1.0),) if text else ()
