@@ -698,3 +698,17 @@ def test_auto_falls_back_to_pocketsphinx_and_says_why(
         assert "no-such-model" in caplog.text
     finally:
         chosen.close()
+
+
+def test_a_whisper_folder_given_by_hand_is_used_by_the_default_recogniser(
+    whisper_model: Path, settings: Settings
+) -> None:
+    """``voice-chess recognize --model FOLDER`` with ``recognizer = "auto"`` uses that folder."""
+    from voice.speech.recognizers import close_recognizer, make_recognizer
+
+    elsewhere = override(settings, speech={"whisper_model": "/nonexistent"})
+    recognizer = make_recognizer(elsewhere, Vocabulary.default(), model_path=whisper_model)
+    try:
+        assert "Whisper" in recognizer.describe()
+    finally:
+        close_recognizer(recognizer)

@@ -58,6 +58,19 @@ def test_a_model_in_another_language_is_refused_naming_the_missing_words(
         assert word not in message
 
 
+def test_a_model_given_by_hand_is_used_whatever_the_recogniser_setting(
+    model_folder: Path, settings: Settings, vocab: Vocabulary, tmp_path: Path
+) -> None:
+    """``--model`` with ``recognizer = "auto"``: a Vosk folder goes to Vosk (here refused for
+    the German words the Korean model lacks), a folder that is no model is named; neither is
+    silently ignored for the default recogniser."""
+    assert settings.speech.recognizer == "auto"
+    with pytest.raises(RecognizerError, match="lacks these words"):
+        make_recognizer(settings, vocab, model_path=model_folder)
+    with pytest.raises(RecognizerError, match="neither a Whisper nor a Vosk model folder"):
+        make_recognizer(settings, vocab, model_path=tmp_path / "nowhere")
+
+
 def test_a_folder_that_is_no_model_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(RecognizerError, match="is not a Vosk model"):
         check_model_folder(tmp_path)

@@ -189,6 +189,8 @@ def make_recognizer(
     Raises :class:`RecognizerError` with a message a user can act on.
     """
     name = backend or settings.speech.recognizer
+    if name == "auto" and model_path is not None:
+        name = _kind_of_model(model_path)
     if name == "auto":
         return _best_installed(settings, vocab, extra_words)
     if name == "whisper":
@@ -246,6 +248,29 @@ def _with_second_opinion(
         log.warning("Whisper listens without PocketSphinx's second opinion: %s", error)
         return whisper
     return SecondOpinion(whisper, sphinx, vocab)
+
+
+def _kind_of_model(model: str | Path) -> str:
+    """The recogniser a model given by hand (``--model``) is for, whatever ``recognizer`` says:
+    a Whisper folder holds ``model.bin``, a Vosk one ``am/final.mdl``; a name is looked up in
+    the catalogue. A model that is neither is one sentence, not silently ignored."""
+    folder = Path(model).expanduser()
+    if (folder / "model.bin").is_file():
+        return "whisper"
+    if (folder / "am" / "final.mdl").is_file():
+        return "vosk"
+    from voice.speech.models import ModelError, load_catalogue
+
+    try:
+        entry = load_catalogue().get(str(model))
+    except ModelError as error:
+        raise RecognizerError(str(error)) from error
+    if entry is not None:
+        return entry.kind
+    raise RecognizerError(
+        f"{model} is neither a Whisper nor a Vosk model folder, nor a model's name "
+        "(see voice-chess models list)"
+    )
 
 
 def whisper_folder(name: str) -> Path:
