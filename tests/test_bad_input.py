@@ -539,3 +539,11 @@ def test_a_parse_batch_line_nested_too_deeply_is_answered_on_its_line(tmp_path: 
     result = voice_chess("parse", "--batch", str(batch))
     assert "not a JSON object: nested too deeply" in one_sentence(result)
     assert '"id": 2' in result.stdout  # the lines after it are answered
+
+
+def test_a_computer_strength_without_the_computer_is_refused_not_ignored() -> None:
+    result = voice_chess("play", "--text", "--no-speech", "--no-web", "--level", "5")
+    assert result.returncode == 2
+    assert "--level is the computer's strength; give it with --opponent engine" in one_sentence(
+        result
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from voice.cli._game import add_game_arguments, plan_from, run_game, with_options
 from voice.config import Settings
@@ -37,6 +38,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    if args.level is not None and args.opponent != "engine" and args.resume is None:
+        print(
+            "voice-chess play: --level is the computer's strength; give it with --opponent "
+            "engine (the sighted opponent on the web board has none)",
+            file=sys.stderr,
+        )
+        return 2
     settings = with_options(args, settings)
     plan = plan_from(args, "play", settings, opponent=args.opponent, level=args.level)
     return run_game(plan, settings)
