@@ -441,7 +441,32 @@ def test_a_clock_script_giving_absurd_time_is_refused(tmp_path: Path) -> None:
     clock = '{"setup": {"mode": "clock"}}\n'
     line = '{"t": 1, "arbiter": {"action": "add_time", "side": "white", "seconds": 1e300}}\n'
     text = simulate_refuses(tmp_path, (clock + line).encode())
-    assert "line 2: arbiter action needs a non-negative number 'seconds' up to 36000" in text
+    assert "line 2: arbiter add_time: 'seconds' must lie in -36000..36000 seconds" in text
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        (
+            '{"t": 1, "ask": "weather"}',
+            "the clock is asked for time, moves or pause, not 'weather'",
+        ),
+        (
+            '{"t": 1, "arbiter": {"action": "explode"}}',
+            "arbiter 'explode' is no action of the talking clock (it knows add_time, set_time",
+        ),
+        (
+            '{"t": 1, "arbiter": {"action": "declare_result", "result": "1-0"}}',
+            "arbiter 'declare_result' is no action of the talking clock",
+        ),
+    ],
+)
+def test_a_clock_script_line_the_clock_cannot_carry_out_stops_the_run(
+    tmp_path: Path, line: str, said: str
+) -> None:
+    """The README: ``ask`` takes time or moves, and a bad line stops the run naming it."""
+    text = simulate_refuses(tmp_path, ('{"setup": {"mode": "clock"}}\n' + line + "\n").encode())
+    assert f"line 2: {said}" in text
 
 
 def test_a_lexicon_that_is_not_utf8_is_named(tmp_path: Path) -> None:

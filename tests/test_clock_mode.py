@@ -268,8 +268,9 @@ def test_arbiter_introduces_an_increment_guideline_iii(settings: Settings) -> No
     [
         ("set_time", {"side": "green", "seconds": 5}),
         ("set_time", {"side": "white"}),
-        ("add_time", {"side": "white", "seconds": -5}),
+        ("add_time", {"side": "white", "seconds": -40_000}),  # beyond ten hours
         ("explode", {"side": "white"}),
+        ("declare_result", {"result": "1-0"}),  # needs a board
     ],
 )
 def test_bad_arbiter_actions_are_refused(
@@ -279,8 +280,32 @@ def test_bad_arbiter_actions_are_refused(
         session(settings).handle(ArbiterAction(0, action, params))
 
 
-def test_unknown_request_is_not_understood(settings: Settings) -> None:
-    assert said(session(settings, language="en").handle(Ask(0, "weather"))) == ["Not understood."]
+def test_a_request_the_clock_has_no_answer_for_is_refused(settings: Settings) -> None:
+    """A script's ``ask`` takes time or moves (the microphone's "Pause" too); a bad line stops
+    the run, as the README says."""
+    with pytest.raises(ScriptError, match="time, moves or pause, not 'weather'"):
+        session(settings, language="en").handle(Ask(0, "weather"))
+
+
+def test_the_arbiter_takes_time_away_with_a_negative_number_as_in_a_game(
+    settings: Settings,
+) -> None:
+    """6.10.2, 7.1: ``add_time`` with negative seconds, read as the game's arbiter reads it."""
+    clock = session(settings, control="900+10", language="de")
+    out = clock.handle(ArbiterAction(10 * S, "add_time", {"side": "black", "seconds": -60}))
+    assert said(out) == ["Schiedsrichter: Schwarz hat jetzt vierzehn Minuten."]
+
+
+def test_a_resumed_clock_says_both_times_and_the_moves(settings: Settings) -> None:
+    clock = session(settings, control="900+10", language="de")
+    clock.handle(ClockPress(12 * S, "white"))
+    clock.handle(Pause(60 * S))
+    out = clock.resume_announcement()
+    assert said(out) == [
+        "Weiß vierzehn Minuten achtundfünfzig Sekunden, Schwarz vierzehn Minuten zwölf "
+        "Sekunden. Gespielt: ein Zug. Die Uhr ist angehalten."
+    ]
+    assert out[-1] == ClockState(60 * S, 898 * S, 852 * S, None, 1)
 
 
 def test_time_going_backwards_is_refused(settings: Settings) -> None:

@@ -24,11 +24,18 @@ What is said, and when (docs/rules.md §2 and §6.4):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from voice.config import Settings
-from voice.rules.arbiter import MAX_SECONDS as MAX_ARBITER_SECONDS
-from voice.rules.clock import SIDES, Clock, ClockError, FlagFall, Side
+from voice.rules.arbiter import (
+    ALIASES,
+    AddTime,
+    Increment,
+    Malformed,
+    Penalty,
+    SetMoves,
+    SetTime,
+)
+from voice.rules.clock import Clock, ClockError, FlagFall, Side
 from voice.rules.events import (
     ArbiterAction,
     Ask,
@@ -44,7 +51,6 @@ from voice.rules.events import (
     ScriptError,
     Setup,
     Tick,
-    to_ms,
 )
 from voice.rules.laws import EditionError, laws_for
 from voice.rules.timecontrol import Period, TimeControl, parse_time_control
@@ -52,6 +58,10 @@ from voice.words.messages import message
 from voice.words.spoken_time import count_words, duration_words
 
 ACTIONS = ("press", "time", "moves", "pause", "help", "quit")
+CLOCK_ACTIONS = ("add_time", "set_time", "set_moves", "penalty", "increment")
+"""The arbiter's actions a clock alone can carry out (the game's others need a board)."""
+ASKS = ("time", "moves", "pause")
+"""What a script's ``ask`` (and the clock's microphone) may ask of the clock."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +131,12 @@ class ClockSession:
         return min(instants)
 
     # -- what to say without being asked ------------------------------------------------------
+
+    def resume_announcement(self) -> list[OutputEvent]:
+        """A clock brought back from its journal (``simulate --resume``): both times and the
+        moves, as asked for with the time key, and the displays."""
+        t = self._now
+        return [Say(t, self._time_report(t)), self.state(t)]
 
     def welcome(self, t_ms: int) -> list[OutputEvent]:
         """The first announcement of the interactive clock: the control and how to start."""
@@ -207,6 +223,8 @@ class ClockSession:
             case ClockPress(side=side):
                 return _Request("press", side)
             case Ask(what=what):
+                if what not in ASKS:
+                    raise ScriptError(f"the clock is asked for time, moves or pause, not {what!r}")
                 return _Request(what)
             case Pause():
                 return _Request("pause_on")
@@ -293,27 +311,32 @@ class ClockSession:
         return [Say(t, text)]
 
     def _arbiter(self, event: ArbiterAction) -> list[OutputEvent]:
-        """Arbiter corrections from a script or the arbiter's page (6.10.2, 7.1, 7.5.5)."""
-        t, params = event.t_ms, event.params
-        if event.action == "increment":  # Guideline III.4: 5 s for both, from the next move
-            seconds = _param_number(params, "seconds")
-            try:
-                self.clock.introduce_increment(to_ms(seconds), t)
-            except ClockError as error:
-                raise ScriptError(str(error)) from None
-            time = duration_words(to_ms(seconds), self.language)
-            return [Say(t, message(self.language, "clock.arbiter_increment", time=time))]
-        side = _param_side(params, event.action)
+        """Arbiter corrections from a script or the arbiter's page (6.10.2, 7.1, 7.5.5), read
+        as the game reads them (:mod:`voice.rules.arbiter`): the same names, bounds and
+        sentences; ``add_time`` takes time away with a negative number here too."""
+        t, command = event.t_ms, event.command
+        if ALIASES.get(event.action, event.action) not in CLOCK_ACTIONS:
+            raise ScriptError(
+                f"arbiter {event.action!r} is no action of the talking clock "
+                f"(it knows {', '.join(CLOCK_ACTIONS)})"
+            )
+        if isinstance(command, Malformed):
+            raise ScriptError(f"arbiter {event.action}: {command.error}")
         try:
-            match event.action:
-                case "add_time":
-                    self.clock.add_time(side, to_ms(_param_number(params, "seconds")), t)
-                case "set_time":
-                    self.clock.set_time(side, to_ms(_param_number(params, "seconds")), t)
-                case "penalty":
+            match command:
+                case Increment(ms=ms):  # Guideline III.4: for both, from the next move
+                    self.clock.introduce_increment(ms, t)
+                    time = duration_words(ms, self.language)
+                    return [Say(t, message(self.language, "clock.arbiter_increment", time=time))]
+                case AddTime(side=side, ms=ms):
+                    self.clock.add_time(side, ms, t)
+                case SetTime(side=side, ms=ms):
+                    self.clock.set_time(side, ms, t)
+                case Penalty(side=side):
                     self.clock.apply_penalty(side, t)
-                case "set_moves":
-                    moves = int(_param_number(params, "moves"))
+                case SetMoves(side=None):
+                    raise ScriptError("arbiter set_moves: the talking clock needs 'side'")
+                case SetMoves(side=side, moves=moves) if side is not None:
                     self.clock.set_moves(side, moves)
                     text = message(
                         self.language,
@@ -324,8 +347,8 @@ class ClockSession:
                     return [Say(t, text)]
                 case _:
                     raise ScriptError(
-                        f"unknown arbiter action {event.action!r} in clock mode "
-                        "(add_time, set_time, set_moves, penalty, increment)"
+                        f"arbiter {event.action!r} is no action of the talking clock "
+                        f"(it knows {', '.join(CLOCK_ACTIONS)})"
                     )
         except ClockError as error:
             raise ScriptError(str(error)) from None
@@ -405,30 +428,6 @@ def _describe_period(period: Period, language: str, *, only: bool) -> str:
         delay = duration_words(period.delay_ms, language)
         text = message(language, "clock.delay", period=text, time=delay)
     return text
-
-
-def _param_side(params: dict[str, Any], action: str) -> Side:
-    side = params.get("side")
-    if side not in SIDES:
-        raise ScriptError(f"arbiter {action}: 'side' must be 'white' or 'black', not {side!r}")
-    result: Side = side
-    return result
-
-
-def _param_number(params: dict[str, Any], name: str) -> float:
-    """A non-negative number up to the bound the game's arbiter actions have (ten hours of
-    seconds): beyond it no time could be said aloud."""
-    value = params.get(name)
-    if (
-        not isinstance(value, int | float)
-        or isinstance(value, bool)
-        or not 0 <= value <= MAX_ARBITER_SECONDS
-    ):
-        raise ScriptError(
-            f"arbiter action needs a non-negative number {name!r} up to "
-            f"{MAX_ARBITER_SECONDS}, not {value!r}"
-        )
-    return float(value)
 
 
 def key_name(language: str, key: str) -> str:
