@@ -64,6 +64,11 @@ def test_rank_words_replaceable_by_the_arbiter(tmp_path: Path) -> None:
         ('[web]\nport = "8765"\n', "key 'web.port': Input should be a valid integer"),
         ("[web]\nport = 70000\n", "key 'web.port': Input should be less than or equal to 65535"),
         ('[vocabulary]\nrank_words = ["eins"]\n', "key 'vocabulary.rank_words'"),
+        (
+            '[vocabulary]\nfile_words = ["Anna","zwei","Cesar","David","Eva","Felix","Gustav",'
+            '"Hector"]\n',
+            "zwei would name a file and a rank",
+        ),
     ],
 )
 def test_bad_values_name_file_key_and_what_is_allowed(

@@ -56,6 +56,19 @@ class VocabularySettings(Section):
             raise ValueError("the eight words must all differ")
         return words
 
+    @model_validator(mode="after")
+    def _files_are_no_ranks(self) -> VocabularySettings:
+        """A word that names a file and a rank makes "zwei drei" two squares' words at once:
+        the player's move could be read either way."""
+        ranks = {w.strip().lower() for w in self.rank_words}
+        both = [w for w in self.file_words if w.strip().lower() in ranks]
+        if both:
+            raise ValueError(
+                f"{', '.join(both)} would name a file and a rank: the file and rank words "
+                "must all differ"
+            )
+        return self
+
 
 class MatchingSettings(Section):
     accept_cost: Cost
