@@ -12,6 +12,8 @@ from typing import IO
 
 import chess
 
+from voice.rules.legal_position import problems
+
 
 class NotUtf8Error(OSError):
     """A line of an input file that is not UTF-8 text (an editor saved it as Latin-1, say).
@@ -54,5 +56,5 @@ def board_from_fen(fen: str) -> chess.Board:
     except ValueError as error:
         raise ValueError(f"bad FEN {fen!r}: {error}") from None
     if not board.is_valid():
-        raise ValueError(f"bad FEN {fen!r}: not a legal chess position ({board.status()!r})")
+        raise ValueError(f"bad FEN {fen!r}: not a legal chess position ({problems(board)})")
     return board

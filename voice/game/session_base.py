@@ -35,6 +35,7 @@ from voice.rules.events import (
     to_seconds,
 )
 from voice.rules.laws import EditionError, laws_for
+from voice.rules.legal_position import problems
 from voice.rules.timecontrol import parse_time_control
 from voice.words.messages import message
 from voice.words.phrases import render_move
@@ -428,7 +429,7 @@ def _start_board(fen: str | None) -> chess.Board:
     except ValueError as error:
         raise ScriptError(f"setup.fen: not a FEN: {error}") from None
     if not board.is_valid():
-        raise ScriptError(f"setup.fen: not a legal position ({board.status()!r})")
+        raise ScriptError(f"setup.fen: not a legal position ({problems(board)})")
     if (reason := position_over(board)) is not None:
         raise PositionOver(reason)
     return board
