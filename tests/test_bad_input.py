@@ -572,3 +572,17 @@ def test_a_computer_strength_without_the_computer_is_refused_not_ignored() -> No
     assert "--level is the computer's strength; give it with --opponent engine" in one_sentence(
         result
     )
+
+
+def test_a_corrupt_journal_given_to_simulate_resume_is_named_once(tmp_path: Path) -> None:
+    journal = tmp_path / "j3.jsonl"
+    journal.write_text(
+        '{"setup": {"mode": "game", "time_control": "300"}}\n'
+        '{"t": 1.0, "sighted": "e2e4"\n{"t": 2.0, "sighted": "e7e5"}\n',
+        encoding="utf-8",
+    )
+    result = voice_chess("simulate", "--resume", str(journal))
+    assert result.returncode == 2
+    text = one_sentence(result)
+    assert f"voice-chess simulate: {journal}: line 2 is not valid JSON" in text
+    assert text.count(str(journal)) == 1

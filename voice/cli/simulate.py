@@ -69,7 +69,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         for line in lines:
             print(json.dumps(line, ensure_ascii=False), flush=True)
     except ScriptError as error:
-        print(f"voice-chess simulate: {source}: {error}", file=sys.stderr)
+        # A journal's errors name it already ("game.jsonl: line 3 …"); a script's do not.
+        named = str(error) if str(error).startswith(f"{source}: ") else f"{source}: {error}"
+        print(f"voice-chess simulate: {named}", file=sys.stderr)
         return 2
     except FileExistsError:
         print(
