@@ -38,6 +38,7 @@ def test_plain_voice_chess_without_audio_runs_the_demo_to_the_end() -> None:
         assert line != "—" or len(said) > blind_moves  # an unheard attempt is said again
     assert f"{blind_moves} von {blind_moves} Zügen des blinden Spielers aus dem Ton erkannt" in out
     assert "angesagt: Eva fünf" in out and "angesagt: Springer Cesar sechs" in out
+    assert "Dame schlägt Felix sieben matt. Weiß gewinnt: Schachmatt." in out  # two sentences
     game = chess.pgn.read_game(io.StringIO(out[out.index("[Event") :]))
     assert game is not None
     assert [m.uci() for m in game.mainline_moves()] == list(GAME)

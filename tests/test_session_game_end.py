@@ -148,7 +148,7 @@ def test_5_1_2_resignation_asks_for_confirmation(settings: Settings) -> None:
         "Mit ja geben Sie die Partie auf, mit nein spielen Sie weiter."
     ]
     _ended(out, "0-1", "resignation", 7.0)
-    assert says(out, "blind", 8.0)[0].startswith("Die Partie ist beendet")
+    assert says(out, "blind", 8.0)[0].startswith("Die Partie ist beendet. Schwarz gewinnt: ")
     assert moves(out) == ["e2e4", "e7e5"]
 
 

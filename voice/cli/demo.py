@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
@@ -217,7 +217,9 @@ class Demo:
         decode_ms: float,
         batch: Sequence[OutputEvent],
     ) -> Line:
-        answer = " ".join(o.text for o in batch if isinstance(o, Say) and o.to in ("blind", "all"))
+        answer = _sentences(
+            o.text for o in batch if isinstance(o, Say) and o.to in ("blind", "all")
+        )
         made = " ".join(f"{o.san}" for o in batch if isinstance(o, MoveMade))
         return Line(said, heard, decode_ms, answer, made, self._clocks(batch))
 
@@ -269,7 +271,7 @@ class Demo:
                 await self.host.submit(partial(SightedMove, move=uci))
                 batch = self.outputs[start:]
                 self.print(self.text("opponent", number=board.fullmove_number, san=board.san(move)))
-                announced = " ".join(
+                announced = _sentences(
                     o.text for o in batch if isinstance(o, Say) and o.to in ("blind", "all")
                 )
                 self.print(self.text("announced", answer=announced, clocks=self._clocks(batch)))
@@ -383,3 +385,14 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return 1
     finally:
         demo.close()
+
+
+def _sentences(texts: Iterable[str]) -> str:
+    """What the player heard, one line: a move is said without a full stop ("Dame schlägt
+    Felix sieben matt"), so one is put after it before the next sentence ("Weiß gewinnt:
+    Schachmatt."), for the reader and for the voice's pause."""
+    parts = [text.strip() for text in texts if text.strip()]
+    return " ".join(
+        part if index == len(parts) - 1 or part[-1] in ".!?:;" else part + "."
+        for index, part in enumerate(parts)
+    )
