@@ -104,7 +104,7 @@ def test_the_devices_command_tests_the_speaker(
 ) -> None:
     with pulse.record("speaker.monitor") as rec:
         assert main(["devices", "--test-speaker"]) == 0
-    assert "speaker test: start end" in capsys.readouterr().out
+    assert "speaker test: the test sentence was played to its end" in capsys.readouterr().out
     assert rec.active_spans()
 
 

@@ -586,3 +586,21 @@ def test_a_corrupt_journal_given_to_simulate_resume_is_named_once(tmp_path: Path
     text = one_sentence(result)
     assert f"voice-chess simulate: {journal}: line 2 is not valid JSON" in text
     assert text.count(str(journal)) == 1
+
+
+def test_the_way_out_of_a_bad_settings_file_is_given_only_where_keys_are_to_be_mended(
+    tmp_path: Path,
+) -> None:
+    """A missing file or broken TOML says what is wrong in one sentence; the hint to mend or
+    drop the named key follows a key that is not allowed, and only that."""
+    missing = voice_chess("--config", str(tmp_path / "none.toml"), "parse", "Eva vier")
+    assert "no such configuration file" in one_sentence(missing)
+    assert "To fix" not in missing.stderr
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[session\nprofile=", encoding="utf-8")
+    assert "To fix" not in voice_chess("--config", str(broken), "parse", "Eva vier").stderr
+    bad_key = tmp_path / "bad.toml"
+    bad_key.write_text('[session]\nprofil = "home"\n', encoding="utf-8")
+    result = voice_chess("--config", str(bad_key), "parse", "Eva vier")
+    assert "key 'session.profil': unknown key" in one_sentence(result)
+    assert "To fix: correct or remove the named key" in result.stderr

@@ -292,6 +292,15 @@ def test_install_from_another_address_still_checks_the_catalogue_size(server: Se
         models.install(mirror, catalogue=wrong, progress=False, force=True)
 
 
+def test_a_zip_or_folder_that_is_not_there_is_said_so(tmp_path: Path) -> None:
+    """``models install /media/usb/model.zip`` with a typo: the file is missing, plainly."""
+    for source in (str(tmp_path / "model.zip"), "vosk-model-test-0.1.zip"):
+        with pytest.raises(ModelError, match=f"^{source}: no such file or folder$"):
+            models.install(source, progress=False)
+    with pytest.raises(ModelError, match="neither a model in the catalogue"):
+        models.install("no-such-model", progress=False)
+
+
 def test_install_from_a_zip_without_a_top_folder(tmp_path: Path) -> None:
     archive = tmp_path / "flat.zip"
     archive.write_bytes(model_zip(top=""))

@@ -250,7 +250,12 @@ class Settings(Section):
 
 
 class ConfigError(Exception):
-    """A configuration file is unreadable or holds a key or value that is not allowed."""
+    """A configuration file is unreadable or holds a key or value that is not allowed
+    (``keys``: the second; then the way out is to mend or drop the named keys)."""
+
+    def __init__(self, text: str, *, keys: bool = False) -> None:
+        super().__init__(text)
+        self.keys = keys
 
 
 def default_config_path() -> Path:
@@ -313,7 +318,7 @@ def _explain(error: ValidationError, origin: dict[str, Path], default: Path) -> 
         quiet = item["type"] == "missing" or isinstance(item.get("input"), dict)
         got = "" if quiet else f" (got {item.get('input')!r})"
         lines.append(f"{source}: key '{key}': {message}{got}")
-    return ConfigError("\n".join(lines))
+    return ConfigError("\n".join(lines), keys=True)
 
 
 def load_settings(user_file: Path | None = None, *, look_in_user_dir: bool = True) -> Settings:

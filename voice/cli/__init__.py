@@ -26,6 +26,14 @@ CONFIG_WAY_OUT = (
 )
 
 
+def _config_error(error: ConfigError) -> None:
+    """What is wrong with the settings; the way out only where keys are to be mended (a file
+    that is missing, not TOML or not UTF-8 says what to do in its own sentence)."""
+    print(f"voice-chess: configuration error\n{error}", file=sys.stderr)
+    if error.keys:
+        print(CONFIG_WAY_OUT, file=sys.stderr)
+
+
 def _command_modules() -> list[ModuleType]:
     modules = []
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
@@ -80,8 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = load_settings(args.config)
     except ConfigError as error:
-        print(f"voice-chess: configuration error\n{error}", file=sys.stderr)
-        print(CONFIG_WAY_OUT, file=sys.stderr)
+        _config_error(error)
         if args.command == "config" and args.what == "path":
             # where the broken file is: the one thing needed to mend it
             settings = load_settings(look_in_user_dir=False)
@@ -97,8 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code = args._run(args, settings)
     except ConfigError as error:
-        print(f"voice-chess: configuration error\n{error}", file=sys.stderr)
-        print(CONFIG_WAY_OUT, file=sys.stderr)
+        _config_error(error)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -98,8 +98,11 @@ def _test_speaker(settings: Settings) -> int:
             except queue.Empty:
                 print("speaker test: the sentence did not finish playing", file=sys.stderr)
                 return 1
-    print(f"speaker test: {' '.join(kinds)}")
-    return 0 if kinds[-1:] == ["end"] else 1
+    if kinds[-1:] == ["end"]:
+        print("speaker test: the test sentence was played to its end; did you hear it?")
+        return 0
+    print(f"speaker test: the test sentence did not play to its end ({kinds[-1]})", file=sys.stderr)
+    return 1
 
 
 def _test_microphone(settings: Settings, seconds: float) -> int:

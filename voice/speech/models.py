@@ -591,6 +591,8 @@ def install(
             if not zipfile.is_zipfile(local):
                 raise ModelError(f"{local} is not a zip file (a Vosk model comes as a .zip)")
             return _install_zip(local, target, root, entry=known, force=force)
+        if "/" in source or source.endswith(".zip"):  # meant as a file: say it is not there
+            raise ModelError(f"{source}: no such file or folder")
         raise ModelError(
             f"{source!r} is neither a model in the catalogue nor a zip file or folder. "
             f"Known models: {', '.join(catalogue)}."
