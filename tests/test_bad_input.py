@@ -604,3 +604,26 @@ def test_the_way_out_of_a_bad_settings_file_is_given_only_where_keys_are_to_be_m
     result = voice_chess("--config", str(bad_key), "parse", "Eva vier")
     assert "key 'session.profil': unknown key" in one_sentence(result)
     assert "To fix: correct or remove the named key" in result.stderr
+
+
+def test_resume_given_a_folder_continues_its_latest_game(tmp_path: Path) -> None:
+    """``--resume FOLDER`` (a copy of the games folder, say): its latest game, not "Is a
+    directory"."""
+    from voice.rules.events import Setup, SightedMove
+    from voice.runtime.journal import Journal
+
+    older = tmp_path / "game-2026-11-01_10-00-00.jsonl"
+    with Journal.create(older, Setup(time_control="300")) as journal:
+        journal.append(SightedMove(1000, "e2e4"))
+    latest = tmp_path / "game-2026-11-02_10-00-00.jsonl"
+    with Journal.create(latest, Setup(time_control="300", blind="black")) as journal:
+        journal.append(SightedMove(1000, "e2e4"))
+    os.utime(older, (1, 1))
+    con = Console("play", "--text", "--no-speech", "--no-web", "--resume", str(tmp_path))
+    try:
+        con.expect("Partie fortgesetzt. Schwarz ist am Zug.")  # the latest: Black to move
+        con.end_input()
+        assert con.wait() == 0
+    finally:
+        con.close()
+    assert f"--resume {latest}" in con.output()

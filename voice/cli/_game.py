@@ -103,10 +103,11 @@ def plan_from(
     args: argparse.Namespace, mode: Mode, settings: Settings, **extra: Unpack[PlanOptions]
 ) -> Plan:
     resume = args.resume
-    if resume == LATEST:
+    if resume == LATEST or (resume is not None and resume.is_dir()):
+        # --resume alone: the latest game of [session] journal_dir; --resume FOLDER: of FOLDER.
         from voice.runtime.journal import journal_dir, latest_journal
 
-        folder = journal_dir(settings)
+        folder = journal_dir(settings) if resume == LATEST else resume
         resume = latest_journal(folder) if folder.is_dir() else None
         if resume is None:
             resume = folder / "game-*.jsonl"  # reported as missing, with the folder searched
