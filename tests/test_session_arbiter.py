@@ -23,7 +23,7 @@ def test_6_11_player_calls_the_arbiter_and_arbiter_adjusts_clocks_and_counter(
     out = run("arbiter_actions", settings)
     assert says(out, "arbiter", 0.0) == [
         "Aufbau vom Schiedsrichter bestätigt.",
-        "Protokolliert: approve_setup (Grund: checked before the start).",
+        "Protokolliert: Aufbau genehmigt (Grund: checked before the start).",
     ]
     # "Schiedsrichter" stops both clocks (6.11.1); a move attempt while stopped changes nothing.
     assert says(out, "all", 30.0) == ["Weiß ruft den Schiedsrichter. Die Uhr ist angehalten."]
@@ -31,7 +31,9 @@ def test_6_11_player_calls_the_arbiter_and_arbiter_adjusts_clocks_and_counter(
     assert clock_at(out, 40.0)["white"] == clock_at(out, 30.0)["white"]
     # 6.10.2 / 7.1: time added, time set, move counter set; each logged with its reason.
     assert clock_at(out, 50.0)["black"] == clock_at(out, 40.0)["black"] + 120
-    assert says(out, "arbiter", 50.0) == ["Protokolliert: add_time (Grund: disturbance)."]
+    assert says(out, "arbiter", 50.0) == [
+        "Protokolliert: Zeit gutgeschrieben (Grund: disturbance)."
+    ]
     assert clock_at(out, 60.0)["white"] == 3000.0
     assert says(out, "all", 60.0) == ["Schiedsrichter: Weiß hat jetzt fünfzig Minuten."]
     assert clock_at(out, 70.0)["moves"] == 5

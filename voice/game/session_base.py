@@ -37,7 +37,7 @@ from voice.rules.events import (
 from voice.rules.laws import EditionError, laws_for
 from voice.rules.legal_position import problems
 from voice.rules.timecontrol import parse_time_control
-from voice.words.messages import message
+from voice.words.messages import catalogue, message
 from voice.words.phrases import render_move
 from voice.words.spoken_time import duration_words, number_words
 from voice.words.vocabulary import Vocabulary
@@ -386,6 +386,14 @@ class SessionBase:
                 continue
             if name in ("side", "by") and value is not None:
                 filled[name] = ann.side_name(value, language)
+            elif (
+                key == "arbiter.logged"
+                and name == "action"
+                and f"web.log.{value}" in catalogue(language)
+            ):
+                # An arbiter's action as the log names it ("Aufbau genehmigt"), not as the
+                # journal does ("approve_setup").
+                filled[name] = message(language, f"web.log.{value}")
             elif name == "ms":
                 filled["time"] = duration_words(int(value), language)
             elif name == "count":
