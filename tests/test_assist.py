@@ -309,3 +309,24 @@ def test_a_board_killed_before_the_approval_asks_for_it_again_when_resumed(
         assert "bitte den Aufbau prüfen" not in con.output()
     finally:
         con.close()
+
+
+def test_a_tournament_game_under_way_is_not_stopped_for_the_approval_when_resumed(
+    tmp_path: Path,
+) -> None:
+    """A journal with moves but no approval (written by ``simulate --journal`` with the
+    tournament profile): the game is under way, so it goes on; no set-up question mid-game."""
+    from voice.rules.events import Setup
+    from voice.runtime.journal import Journal
+
+    journal = tmp_path / "game.jsonl"
+    with Journal.create(journal, Setup(profile="tournament", time_control="300")) as written:
+        written.append(BlindSpeech(2000, (("Eva vier", 1.0),)))
+    con = Console("assist", "--text", "--no-speech", "--no-web", "--resume", str(journal))
+    try:
+        con.expect("Partie fortgesetzt. Schwarz ist am Zug.")
+        con.end_input()
+        assert con.wait() == 0
+    finally:
+        con.close()
+    assert "bitte den Aufbau prüfen" not in con.output()

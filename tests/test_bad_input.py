@@ -409,12 +409,12 @@ def test_a_journal_that_is_a_folder_is_not_called_an_existing_game(tmp_path: Pat
     assert list(tmp_path.iterdir()) == []
 
 
-def test_resuming_a_folder_says_it_is_one(tmp_path: Path) -> None:
+def test_resuming_a_folder_without_games_says_none_is_there(tmp_path: Path) -> None:
+    """``--resume FOLDER`` takes the latest game in FOLDER; with none, the folder searched is
+    named (not "Is a directory")."""
     result = voice_chess("play", "--text", "--no-speech", "--no-web", "--resume", str(tmp_path))
     assert result.returncode == 2
-    assert f"Das Journal {tmp_path} kann nicht gelesen werden: Is a directory." in one_sentence(
-        result
-    )
+    assert f"Das Journal {tmp_path / 'game-*.jsonl'} gibt es nicht." in one_sentence(result)
 
 
 def test_a_simulate_journal_that_is_a_folder_is_named(tmp_path: Path) -> None:

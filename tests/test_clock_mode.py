@@ -296,6 +296,13 @@ def test_the_arbiter_takes_time_away_with_a_negative_number_as_in_a_game(
     assert said(out) == ["Schiedsrichter: Schwarz hat jetzt vierzehn Minuten."]
 
 
+def test_a_move_count_written_as_a_whole_float_is_taken(settings: Settings) -> None:
+    """Clock journals written before the clock read actions as a game does hold "3.0"."""
+    clock = session(settings, language="de")
+    out = clock.handle(ArbiterAction(10 * S, "set_moves", {"side": "white", "moves": 3.0}))
+    assert said(out) == ["Schiedsrichter: Zugzähler für Weiß auf drei Züge."]
+
+
 def test_a_resumed_clock_says_both_times_and_the_moves(settings: Settings) -> None:
     clock = session(settings, control="900+10", language="de")
     clock.handle(ClockPress(12 * S, "white"))

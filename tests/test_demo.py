@@ -59,3 +59,11 @@ def test_with_a_loudspeaker_the_demo_is_heard(pulse: PulseAudio) -> None:
         finally:
             con.close()
     assert len(heard.active_spans()) >= len(GAME)  # every move was said aloud
+
+
+def test_the_transcript_keeps_sentences_apart_in_every_script() -> None:
+    from voice.cli.demo import _sentences
+
+    assert _sentences(["Dame Hector fünf", "Weiß gewinnt."]) == "Dame Hector fünf. Weiß gewinnt."
+    assert _sentences(["Eva vier?", "Ja."]) == "Eva vier? Ja."
+    assert _sentences(["إيفا أربعة؟", "نعم."]) == "إيفا أربعة؟ نعم."  # the Arabic question mark

@@ -9,6 +9,7 @@ the journal resumes the game with the engine playing on.
 
 from __future__ import annotations
 
+import time
 from datetime import datetime
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import pytest
 from console import Console, journal_board
 
 from voice.config import Settings
-from voice.rules.events import SightedMove
+from voice.rules.events import BlindSpeech, SightedMove
 from voice.runtime.engine import find_engine
 from voice.runtime.journal import read_journal
 from voice.words.phrases import render_move
@@ -160,3 +161,28 @@ def test_after_mate_the_game_can_still_be_asked_about_until_the_input_ends(
         assert "--resume" not in con.output()  # a finished game is not to be continued
     finally:
         con.close()
+
+
+def test_a_board_game_resumed_with_opponent_engine_stays_a_board_game(tmp_path: Path) -> None:
+    """The game goes on as it began: with the sighted opponent to move, the computer does not
+    take over their side because ``--opponent engine`` was typed on resuming."""
+    journal = tmp_path / "board.jsonl"
+    con = Console("play", "--text", "--no-speech", "--no-web", "--journal", str(journal))
+    try:
+        con.expect("Die Partie beginnt. Sie spielen Weiß.")
+        con.type("Eva vier")
+        con.expect("Eva vier")
+    finally:
+        con.close()  # killed: the sighted opponent (Black) is to move
+    base = ("play", "--text", "--no-speech", "--no-web", "--opponent", "engine", "--level", "8")
+    con = Console(*base, "--resume", str(journal))
+    try:
+        con.expect("Partie fortgesetzt. Schwarz ist am Zug.")
+        time.sleep(3)  # the computer (1 s a move) would have answered by now
+        con.end_input()
+        assert con.wait() == 0
+    finally:
+        con.close()
+    assert "Computer" not in con.output()
+    events = read_journal(journal).events
+    assert len(events) == 1 and isinstance(events[0], BlindSpeech)

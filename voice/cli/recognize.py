@@ -126,17 +126,18 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     for line in lines:
         ident: object = None
         try:
-            item = json.loads(line)
+            try:
+                item = json.loads(line)
+            except RecursionError:
+                raise ValueError("not a JSON object: nested too deeply") from None
             ident = item.get("id")
             wav = Path(item["wav"])
             out: Mapping[str, object] = recognize_one(
                 recognizer, item.get("fen", chess.STARTING_FEN), base / wav, vocab, settings
             )
-        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
             failed = True
             reason = f"missing key {error}" if isinstance(error, KeyError) else str(error)
-            if isinstance(error, RecursionError):
-                reason = "not a JSON object: nested too deeply"
             out = {"error": reason}
         print(json.dumps({"id": ident, **out}, ensure_ascii=False), flush=True)
     return 1 if failed else 0

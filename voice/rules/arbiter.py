@@ -287,7 +287,11 @@ def _seconds(params: Mapping[str, Any], key: str, *, negative: bool = False) -> 
 
 
 def _count(params: Mapping[str, Any], key: str, low: int = 0) -> int:
+    """A whole number; 3.0 is one too (the talking clock took it before it read actions as a
+    game does, so its older journals hold such counts)."""
     value = params.get(key)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
     if not isinstance(value, int) or isinstance(value, bool) or value < low or value > 10_000:
         raise ArbiterError(f"'{key}' must be a whole number from {low}, not {value!r}")
     return value

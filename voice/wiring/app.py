@@ -450,12 +450,15 @@ class App:
         setup = resumed.contents.setup
         if setup.extra.get("deaf_opponent") and not self.settings.web.large_text_moves:
             self.settings = config.override(self.settings, web={"large_text_moves": True})
-        if setup.extra.get("opponent") == "engine":
-            self.plan = replace(self.plan, opponent="engine")
-        # The game goes on as it began (an assisted board as one, under its arbiter), whichever
-        # command resumed it; a tournament board killed before its approval asks again.
-        self.plan = replace(self.plan, mode=journal_mode(setup))
-        self._approved_before = setup_approved(resumed.contents.events)
+        # The game goes on as it began, whichever command resumed it: an assisted board as
+        # one, under its arbiter, and the computer plays only where it played before (never
+        # on a board game resumed with --opponent engine). A tournament board killed while
+        # its set-up waited for the arbiter's approval asks for it again; one that has
+        # inputs is under way and is not stopped for it.
+        opponent: Opponent = "engine" if setup.extra.get("opponent") == "engine" else "board"
+        self.plan = replace(self.plan, mode=journal_mode(setup), opponent=opponent)
+        events = resumed.contents.events
+        self._approved_before = setup_approved(events) or bool(events)
         self.session = resumed.core
         self.journal = resumed.journal
         self._use_language(self.session.language)
@@ -709,12 +712,11 @@ class App:
     def _check_port(self) -> None:
         """A busy web port is found before any question is asked, not after.
 
-        A resumed game that kept its port is not checked here: when that port is taken, the
-        board moves to a free one and says so (see :meth:`_start_web`).
+        A resumed game is not checked here: whether it has a web board at all is in its
+        journal, read later (a game against the computer has none), and when the port it kept
+        is taken the board moves to a free one and says so (see :meth:`_start_web`).
         """
-        if self.plan.opponent != "board" or not self.plan.web:
-            return
-        if self._remembered_port() is not None:
+        if self.plan.opponent != "board" or not self.plan.web or self.plan.resume is not None:
             return
         port = self.settings.web.port if self.plan.port is None else self.plan.port
         if port == 0:

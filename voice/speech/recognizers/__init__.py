@@ -214,7 +214,11 @@ def make_recognizer(
     if name == "vosk":
         from voice.speech.recognizers.vosk import VoskRecognizer, resolve_model
 
-        path = Path(model_path) if model_path else resolve_model(settings.speech.vosk_model)
+        given = Path(model_path).expanduser() if model_path else None
+        if given is not None and (given.is_dir() or len(given.parts) > 1):
+            path = given  # a folder (one that is missing is named as such)
+        else:  # a model's name: the one given, or [speech] vosk_model
+            path = resolve_model(str(model_path) if model_path else settings.speech.vosk_model)
         return VoskRecognizer(path, vocab, nbest=settings.speech.nbest, extra_words=extra_words)
     raise RecognizerError(
         f"unknown recogniser {name!r} (use 'auto', 'whisper', 'sphinx' or 'vosk')"
@@ -254,17 +258,19 @@ def _kind_of_model(model: str | Path) -> str:
     """The recogniser a model given by hand (``--model``) is for, whatever ``recognizer`` says:
     a Whisper folder holds ``model.bin``, a Vosk one ``am/final.mdl``; a name is looked up in
     the catalogue. A model that is neither is one sentence, not silently ignored."""
-    folder = Path(model).expanduser()
-    if (folder / "model.bin").is_file():
-        return "whisper"
-    if (folder / "am" / "final.mdl").is_file():
-        return "vosk"
-    from voice.speech.models import ModelError, load_catalogue
+    from voice.speech.models import ModelError, load_catalogue, model_path
 
     try:
+        # A folder, or an installed model's name (in the catalogue or installed by hand).
+        folders = [Path(model).expanduser(), model_path(str(model))]
         entry = load_catalogue().get(str(model))
     except ModelError as error:
         raise RecognizerError(str(error)) from error
+    for folder in folders:
+        if folder is not None and (folder / "model.bin").is_file():
+            return "whisper"
+        if folder is not None and (folder / "am" / "final.mdl").is_file():
+            return "vosk"
     if entry is not None:
         return entry.kind
     raise RecognizerError(
