@@ -18,6 +18,7 @@ from voice.rules.events import (
     ScriptError,
     Setup,
     SightedMove,
+    Tick,
     parse_input,
     parse_setup,
 )
@@ -125,8 +126,11 @@ def test_simulate_journal_holds_the_script_inputs(tmp_path: Path, settings: Sett
     list(run_journaled(lines, settings, journal_path=path))
     written = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     original = [json.loads(line) for line in lines]
-    # The journal pins the Laws edition the settings chose (a resume keeps it).
-    assert parse_setup(written[0]) == replace(parse_setup(original[0]), laws="2023")
+    # The journal pins the Laws edition the settings chose and the settings that decide an
+    # input's effect (a resume keeps them).
+    pinned = parse_setup(written[0])
+    assert pinned.extra.pop("settings")["session"]["correction_window"] == 0
+    assert pinned == replace(parse_setup(original[0]), laws="2023")
     assert [parse_input(obj) for obj in written[1:]] == [parse_input(o) for o in original[1:]]
 
 
@@ -268,3 +272,51 @@ def test_a_journal_saved_with_a_byte_order_mark_resumes(tmp_path: Path) -> None:
     again = read_journal(path)
     assert again.warnings == ()
     assert [e.t_ms for e in again.events] == [1000, 3000]
+
+
+def test_a_game_replays_with_the_settings_it_was_played_with(tmp_path: Path) -> None:
+    """Started with ``--config`` (a move may be corrected for four seconds), resumed without
+    (no correction window): "Korrektur" took the move back in the game, so it must on replay
+    too, and the same move stand on the board. Replayed with the defaults, the correction was
+    refused and the first move stayed."""
+    from console import Console
+
+    from voice.config import load_settings
+
+    config = tmp_path / "config.toml"
+    config.write_text("[session]\ncorrection_window = 4\n", encoding="utf-8")
+    journal = tmp_path / "game.jsonl"
+    con = Console(
+        "--config", str(config), "play", "--text", "--no-speech", "--no-web",
+        "--journal", str(journal),
+    )  # fmt: skip
+    try:
+        con.expect("Die Partie beginnt.")
+        con.type("Eva vier")
+        con.expect("Eva vier")
+        con.type("Korrektur")
+        con.type("David vier")
+        con.expect("David vier")
+        con.end_input()
+        assert con.wait() == 0
+    finally:
+        con.close()
+    defaults = load_settings(look_in_user_dir=False)
+    assert defaults.session.correction_window == 0
+    replayed = resume(journal, defaults)
+    replayed.journal.close()
+    assert isinstance(replayed.core, GameSession)
+    replayed.core.handle(Tick(replayed.contents.last_ms + 10_000))  # past the window
+    assert [m.uci() for m in replayed.core.board.move_stack] == ["d2d4"]
+    assert read_journal(journal).setup.time_control == "900+10"  # the preset's value, kept
+
+
+def test_a_script_journal_keeps_the_settings_too(tmp_path: Path, settings: Settings) -> None:
+    path = tmp_path / "game.jsonl"
+    from voice.config import override
+
+    window = override(settings, session={"correction_window": 3})
+    list(run_journaled(_script("r51_resignation_confirmed"), window, journal_path=path))
+    kept = read_journal(path).setup.extra["settings"]
+    assert kept["session"]["correction_window"] == 3
+    assert kept["vocabulary"]["file_words"][0] == "Anna"

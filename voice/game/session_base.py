@@ -16,7 +16,7 @@ from typing import Any
 
 import chess
 
-from voice.config import Settings
+from voice.config import ConfigError, Settings, override
 from voice.game import announcements as ann
 from voice.game.scoresheet import Entry, Scoresheet
 from voice.rules.clock import Clock, other
@@ -164,6 +164,7 @@ class SessionBase:
     """The state of one game and the actions shared by every part of the protocol."""
 
     def __init__(self, setup: Setup, settings: Settings) -> None:
+        settings = played_settings(setup, settings)
         self.setup = setup
         self.settings = settings
         extra = setup.extra
@@ -455,6 +456,49 @@ def position_over(board: chess.Board) -> str | None:
     if board.is_seventyfive_moves():
         return "seventyfive_moves"
     return None
+
+
+PLAYED_WITH: dict[str, tuple[str, ...] | None] = {
+    "session": ("correction_window", "always_confirm", "repeat_back_check", "describe_board"),
+    "clock": ("low_time_warnings", "warn_low_time"),
+    "language": ("commands",),
+    "matching": None,  # every key
+    "vocabulary": None,
+}
+"""The settings that decide what an input does in a game: how long a move may be corrected,
+whether every move is asked back, how heard words become moves (the words and the matcher's
+thresholds). A journal keeps them (:func:`settings_snapshot`), so that a game replays the
+same after a crash whatever settings file is in use then (a player who started it with
+``--config`` and resumed it without: "Korrektur" inside a four-second window replayed as a
+move after the default window had closed, and another move stood on the board)."""
+
+
+def settings_snapshot(settings: Settings) -> dict[str, dict[str, Any]]:
+    """What the journal's set-up line keeps of ``settings`` (``setup.settings``)."""
+    snapshot: dict[str, dict[str, Any]] = {}
+    for section, keys in PLAYED_WITH.items():
+        values = getattr(settings, section).model_dump()
+        snapshot[section] = values if keys is None else {key: values[key] for key in keys}
+    return snapshot
+
+
+def played_settings(setup: Setup, settings: Settings) -> Settings:
+    """``settings`` with what the set-up line kept of the settings the game was played with
+    (none in a hand-written script: then ``settings`` as they are)."""
+    snapshot = setup.extra.get("settings")
+    if snapshot is None:
+        return settings
+    if not isinstance(snapshot, dict) or not all(
+        isinstance(section, str) and section in PLAYED_WITH and isinstance(values, dict)
+        for section, values in snapshot.items()
+    ):
+        raise ScriptError(
+            f"setup.settings must map sections ({', '.join(PLAYED_WITH)}) to their keys"
+        )
+    try:
+        return override(settings, **snapshot)
+    except ConfigError as error:
+        raise ScriptError(f"setup.settings: {str(error).replace('<command line>: ', '')}") from None
 
 
 def _setup_value(extra: dict[str, Any], key: str, default: float) -> float:

@@ -252,6 +252,7 @@ SETUP_EXTRA_KEYS = frozenset(
         "opponent",
         "engine_level",
         "describe_board",
+        "settings",
     }
 )
 # A script's times: seconds since the start, finite and within a year (a typo such as 1e300

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from voice.config import Settings
+from voice.game.session_base import settings_snapshot
 from voice.game.simulate import Core, Finishing, make_core, run_script
 from voice.rules.events import InputEvent, OutputEvent, Setup, output_to_json
 from voice.runtime.journal import Journal, JournalContents
@@ -80,8 +81,12 @@ def run_journaled(
 
     def create(setup: Setup) -> None:
         if journal_path is not None:
-            # The edition is written down, so a resume under other settings keeps the game's Laws.
-            pinned = replace(setup, laws=setup.laws or settings.rules.edition)
+            # The edition and what decides an input's effect are written down, so a resume
+            # under other settings replays the same game (a script's own keep theirs).
+            kept = {"settings": settings_snapshot(settings)} if setup.mode == "game" else {}
+            pinned = replace(
+                setup, laws=setup.laws or settings.rules.edition, extra={**kept, **setup.extra}
+            )
             opened.append(Journal.create(journal_path, pinned))
 
     def record(event: InputEvent) -> None:

@@ -42,6 +42,7 @@ from voice.config import Settings
 from voice.game import announcements as ann
 from voice.game.clock_mode import describe_control, key_name
 from voice.game.session import GameSession
+from voice.game.session_base import played_settings
 from voice.rules.approval import SetupApproval
 from voice.rules.events import (
     ArbiterAction,
@@ -448,6 +449,10 @@ class App:
         for warning in resumed.contents.warnings:
             self.output.line(warning)
         setup = resumed.contents.setup
+        # The words and the rules of hearing the game was played with (the session replayed
+        # the journal with them, voice.game.session_base.played_settings): the same here.
+        self.settings = played_settings(setup, self.settings)
+        self.vocab = Vocabulary.of(self.settings)
         if setup.extra.get("deaf_opponent") and not self.settings.web.large_text_moves:
             self.settings = config.override(self.settings, web={"large_text_moves": True})
         # The game goes on as it began, whichever command resumed it: an assisted board as

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from voice.config import Settings
+from voice.game.session_base import settings_snapshot
 from voice.rules.events import (
     ArbiterAction,
     InputEvent,
@@ -70,8 +71,11 @@ def new_setup(plan: Plan, settings: Settings, language: str, date: str) -> Setup
     extra: dict[str, Any] = {"app": plan.mode, "date": date}
     if plan.deaf_opponent:
         extra["deaf_opponent"] = True
+    # What decides an input's effect is kept, so that the game replays the same after a
+    # crash whatever settings are in use then; a preset's name is kept as what it stood for.
+    extra["settings"] = settings_snapshot(settings)
     control = plan.control or settings.clock.time_control
-    parse_time_control(control, settings.clock.presets)
+    control = parse_time_control(control, settings.clock.presets).text
     return Setup(
         mode="game",
         blind=plan.blind or settings.session.blind,
