@@ -173,3 +173,47 @@ def test_every_arbiter_action_is_logged_with_its_reason_even_when_refused(
     assert log[2]["kind"] == "declare_result" and log[2]["detail"] == "forfeit"
     assert game.state()["result"] == {"result": "1-0", "reason": "arbiter"}
     assert game.state()["clock"]["white"] == 600.0 - 3.0 + 60.0  # 7.5.5: one minute in rapid
+
+
+HOME_PAUSE = """
+{"setup": {"mode": "game", "time_control": "300", "profile": "home"}}
+{"t": 1, "blind": "Eva vier"}
+{"t": 2, "sighted": "e7e5"}
+{"t": 3, "blind": "Pause"}
+{"t": 4, "blind": "Springer Felix drei"}
+{"t": 20, "blind": "Pause"}
+{"t": 21, "blind": "Springer Felix drei"}
+"""
+
+
+def test_6_11_at_home_the_players_pause_also_starts_the_clock_again(settings: Settings) -> None:
+    """No arbiter at home (none at all against the computer or without the web board): the
+    stopped clock is started again by the player's own "Pause", and a move said meanwhile is
+    told how, instead of "wait for the arbiter" for good."""
+    out = run_text(HOME_PAUSE, settings)
+    assert says(out, "all", 3.0) == ["Weiß hält die Uhr an. Pause lässt sie weiterlaufen."]
+    assert says(out, "blind", 4.0) == ["Die Uhr ist angehalten. Pause lässt sie weiterlaufen."]
+    assert says(out, "all", 20.0) == ["Die Uhr läuft weiter."]
+    assert moves(out) == ["e2e4", "e7e5", "g1f3"]
+    assert clock_at(out, 20.0)["white"] == clock_at(out, 3.0)["white"]  # stopped meanwhile
+
+
+def test_6_11_at_a_tournament_only_the_arbiter_starts_the_clock_again(
+    settings: Settings,
+) -> None:
+    out = run_text(HOME_PAUSE.replace('"home"', '"tournament"'), settings)
+    assert says(out, "all", 3.0) == ["Weiß ruft den Schiedsrichter. Die Uhr ist angehalten."]
+    assert "Die Uhr läuft weiter." not in says(out, "all", 20.0)
+    assert moves(out) == ["e2e4", "e7e5"]
+
+
+def test_a_game_resumed_with_its_clock_stopped_says_so(settings: Settings) -> None:
+    from voice.game.session import GameSession
+    from voice.rules.events import Say, parse_input, parse_setup
+
+    lines = [loads(line) for line in HOME_PAUSE.strip().splitlines()[:5]]
+    session = GameSession.replay(
+        parse_setup(lines[0]), [parse_input(obj) for obj in lines[1:]], settings
+    )
+    said = [o.text for o in session.resume_announcement() if isinstance(o, Say)]
+    assert said[-1] == "Die Uhr ist angehalten. Pause lässt sie weiterlaufen."

@@ -97,5 +97,6 @@ def command_words(vocab: Vocabulary) -> dict[str, str]:
         "draw_word": command_word(vocab, "draw"),
         "repetition_word": command_word(vocab, "repetition"),
         "move_word": command_word(vocab, "my_move"),
+        "pause_word": command_word(vocab, "pause"),
         "one_word": vocab.number_words[0],
     }

@@ -301,6 +301,8 @@ class GameSession(SessionBase):
             self.tell(out, t, "resume.pending", question=self._pending_question())
         if self.offer is not None:
             self.say_all(out, t, "resume.offer", by=self.offer.by)
+        if self.clock.paused:  # and who starts it again: a stopped clock is no crash's doing
+            self._tell_paused(t, out)
         out.add(self.clock_state(t))
         return out.events
 
@@ -577,7 +579,7 @@ class GameSession(SessionBase):
             if fuzzy is not None:
                 self._command(fuzzy, t, out)
             else:
-                self.tell(out, t, "paused")
+                self._tell_paused(t, out)
             return
         if self.board.turn != color_of(self.blind):
             fuzzy = self._fuzzy_command(heard, numbers)
@@ -884,7 +886,7 @@ class GameSession(SessionBase):
     def _accept(self, move: chess.Move, t: int, out: Outputs) -> None:
         """The blind player's move is accepted: made now, or when the correction window ends."""
         if self.clock.paused:
-            self.tell(out, t, "paused")  # the question stays open until the clock runs again
+            self._tell_paused(t, out)  # the question stays open until the clock runs again
             return
         self.pending = None
         if self.correction_ms > 0:
@@ -1095,10 +1097,27 @@ class GameSession(SessionBase):
         """Stopping the speech now playing is the speech adapter's job; nothing changes here."""
 
     def _cmd_pause(self, command: Command, t: int, out: Outputs) -> None:
+        """6.11: a player stops the clocks to call the arbiter, who starts them again. At home
+        there is no arbiter (no one at all in a game against the computer or without the web
+        board), so there "Pause" also starts the clock again: one stray word or key must not
+        end a game for good."""
+        if self.profile == "home" and self.clock.paused and self.result is None:
+            self.clock.resume(t)
+            self.log.append(LogEntry(t, "resume", self.blind, "the blind player, at home"))
+            self.say_all(out, t, "resumed_home")
+            return
         self._cmd_arbiter(command, t, out)
 
     def _cmd_arbiter(self, command: Command, t: int, out: Outputs) -> None:
         self.draws.call_arbiter(self.blind, t, out)
+
+    def _tell_paused(self, t: int, out: Outputs) -> None:
+        """Why nothing happens: the clock stands, and who starts it again (at home, the
+        player's own "Pause")."""
+        if self.profile == "home":
+            self.tell(out, t, "paused_home")
+        else:
+            self.tell(out, t, "paused")
 
     def _cmd_touched(self, command: Command, t: int, out: Outputs) -> None:
         """D.2.10.5: the blind player reports that the sighted player touched a piece. Logged

@@ -380,8 +380,9 @@ class SessionBase:
             self.emit(out, Say(t, self.sentence(key, language, params), to))
 
     def sentence(self, key: str, language: str, params: dict[str, Any]) -> str:
-        """Fill a sentence: sides become their names, ``ms`` a time in words."""
-        filled: dict[str, Any] = {}
+        """Fill a sentence: sides become their names, ``ms`` a time in words; the words to
+        say are the command set's, as in :meth:`tell`."""
+        filled: dict[str, Any] = dict(self.command_words)
         for name, value in params.items():
             if name == "final":
                 continue

@@ -193,4 +193,7 @@ class Draws:
         game.log.append(LogEntry(t, "arbiter_called", side))
         if not game.clock.paused:
             game.clock.pause(t)
-        game.say_all(out, t, "arbiter.called", by=side)
+        if game.profile == "home":  # no arbiter: the player's "Pause" starts the clock again
+            game.say_all(out, t, "arbiter.called_home", by=side)
+        else:
+            game.say_all(out, t, "arbiter.called", by=side)
