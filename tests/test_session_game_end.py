@@ -11,6 +11,7 @@ from session_scripts import (
     refused,
     results,
     run,
+    run_text,
     says,
 )
 
@@ -189,3 +190,23 @@ def test_6_9_flag_fall_loses(settings: Settings) -> None:
     _ended(out, "0-1", "time_forfeit", 63.0)
     assert pgn_game(out).headers["Termination"] == "time forfeit"
     assert moves(out) == ["e2e4", "e7e5"]
+
+
+FIFTY_MOVES_SIGHTED_TO_MOVE = """
+{"setup": {"mode": "game", "time_control": "300", "fen": "7k/8/8/8/8/8/R7/K7 b - - 100 80"}}
+{"t": 1, "key": "sighted:draw_offer"}
+"""
+
+
+def test_9_3_the_opponents_draw_button_on_their_own_turn_claims_a_valid_draw(
+    settings: Settings,
+) -> None:
+    """The page's one draw button does what "Remis" does for the blind player: fifty moves
+    have passed and the opponent is to move, so it is a claim, not "offer after your move"."""
+    out = run_text(FIFTY_MOVES_SIGHTED_TO_MOVE, settings)
+    assert results(out) == [{"t": 1.0, "result": "1/2-1/2", "reason": "fifty_moves"}]
+
+
+def test_9_3_the_page_may_claim_in_so_many_words(settings: Settings) -> None:
+    out = run_text(FIFTY_MOVES_SIGHTED_TO_MOVE.replace("draw_offer", "draw_claim"), settings)
+    assert results(out) == [{"t": 1.0, "result": "1/2-1/2", "reason": "fifty_moves"}]

@@ -15,6 +15,7 @@ from voice.web.protocol import (
     MODELS,
     RATE_NOTICE_S,
     AddTimeIn,
+    DrawIn,
     MoveIn,
     PauseIn,
     ProtocolError,
@@ -39,6 +40,10 @@ def test_every_valid_message_of_a_role_is_read_into_its_schema() -> None:
     assert added == AddTimeIn(type="add_time", side="white", seconds=-30)
     both = parse('{"type": "set_moves", "moves": 12}', "arbiter")
     assert isinstance(both, SetMovesIn) and both.side is None
+    # 9.2, 9.3: the opponent may claim a draw in so many words
+    assert parse('{"type": "draw", "action": "claim"}', "opponent") == DrawIn(
+        type="draw", action="claim"
+    )
 
 
 def test_each_role_may_send_only_its_own_messages() -> None:

@@ -52,7 +52,10 @@ class Draws:
         side = game.sighted
         match key:
             case "sighted:draw_offer":
-                self._offer(side, t, out)
+                # The page's one draw button does what "Remis" does for the blind player: on
+                # the opponent's own turn a valid claim (9.2, 9.3) is made, not refused as an
+                # offer before the move.
+                self.draw(side, t, out)
             case "sighted:draw_accept":
                 if game.offer is not None and game.offer.by == game.blind:
                     self._agree(t, out)

@@ -43,6 +43,8 @@ def to_event(incoming: Message, game: GameView) -> EventFactory:
             return lambda t_ms: SightedMove(t_ms, uci)
         case DrawIn(action="offer"):
             return _key("draw_offer")
+        case DrawIn(action="claim"):  # 9.2, 9.3: the session says when it is not valid
+            return _key("draw_claim")
         case DrawIn(action=answer):
             game.check_draw_answer()
             return _key(f"draw_{answer}")

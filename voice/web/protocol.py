@@ -73,7 +73,7 @@ class MoveIn(Message):
 
 class DrawIn(Message):
     type: Literal["draw"]
-    action: Literal["offer", "accept", "decline"]
+    action: Literal["offer", "accept", "decline", "claim"]
 
 
 class ResignIn(Message):
