@@ -283,7 +283,7 @@ def test_a_lost_engine_resigns_on_its_third_lost_turn_and_the_blind_player_wins(
             # Lost at three turns in a row: two moves played, the third turn resigns.
             assert Manners().resign_after == 3 and len(game.moves_by("black")) == 2
             # Announced as any opponent's resignation is, to both players.
-            won = "Weiß gewinnt: der Gegner hat aufgegeben."
+            won = "Weiß gewinnt: Schwarz hat aufgegeben."
             assert Say(game.session.result.t_ms, won, "all") in game.outputs
             pgn = game.session.sheet.pgn()
             assert '[Result "1-0"]' in pgn and "resignation" in pgn

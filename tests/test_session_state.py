@@ -112,7 +112,7 @@ def test_english_commands_and_messages(settings: Settings) -> None:
     assert says(out, "blind", 5.0) == ["One: Eva vier, Eva fünf."]
     assert says(out, "blind", 6.0) == ["It is your move, with White."]
     assert says(out, "blind", 7.0) == ["Really resign? Say yes or no."]
-    assert says(out, "all", 8.0) == ["Black wins: the opponent resigned."]
+    assert says(out, "all", 8.0) == ["Black wins: White resigned."]  # who resigned, by name
 
 
 def test_setup_errors_name_the_key(settings: Settings) -> None:

@@ -333,7 +333,11 @@ class SessionBase:
         language = language or self.language
         winners: dict[str, Side] = {"1-0": "white", "0-1": "black"}
         winner = winners.get(result.result)
-        reason = game_message(language, self.laws.wording(f"reason.{result.reason}"))
+        # A reason may name the side that lost ("Weiß hat aufgegeben."): said to both players,
+        # "the opponent resigned" was heard by the one who resigned as the other's resignation.
+        loser = ann.side_name(other(winner), language) if winner is not None else ""
+        key = self.laws.wording(f"reason.{result.reason}")
+        reason = game_message(language, key, loser=loser)
         if winner is None:
             return game_message(language, "result.draw", reason=reason)
         return game_message(
