@@ -96,7 +96,9 @@ def test_D_2_5_sighted_move_validated_made_and_announced_with_mate(settings: Set
     assert says(out, "blind", 1.0) == ["Ihr Gegner ist am Zug."]
     first = refused(out)[0]
     assert first == {"t": 2.0, "by": "white", "reason": "cannot_move_there"}
-    assert says(out, "sighted", 2.0) == ["Der Bauer auf Eva zwei kann nicht nach Eva fünf."]
+    # The sighted opponent's page names squares as the board does (Anna … Hector are the
+    # blind player's words).
+    assert says(out, "sighted", 2.0) == ["Der Bauer auf e2 kann nicht nach e5."]
     assert clock_at(out, 2.0)["running"] == "white"
     # SAN and UCI both work; the blind player hears the move in Appendix D words.
     assert says(out, "blind", 3.0) == ["Eva vier"]

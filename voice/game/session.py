@@ -971,7 +971,7 @@ class GameSession(SessionBase):
             refusal = explain_refusal(self.board, intent, self.vocab)
         except ValueError:
             return "illegal", game_message(language, "sighted.illegal", move=written)
-        return refusal.reason, refusal.text(language)
+        return refusal.reason, refusal.algebraic().text(language)
 
     # -- commands ---------------------------------------------------------------------------
 

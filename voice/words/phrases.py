@@ -21,7 +21,7 @@ import threading
 import tomllib
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from types import MappingProxyType
 from typing import Literal
@@ -528,6 +528,15 @@ class Refusal:
 
     reason: str
     params: Mapping[str, str] = field(default_factory=dict)
+    squares: Mapping[str, chess.Square] = field(default_factory=dict)
+    """The squares among ``params``, as squares: :meth:`algebraic` names them otherwise."""
+
+    def algebraic(self) -> Refusal:
+        """The same refusal with its squares as the board names them ("e7"), for the sighted
+        opponent's page, which shows moves that way (Anna … Hector are the blind player's
+        words)."""
+        named = {key: chess.square_name(square) for key, square in self.squares.items()}
+        return replace(self, params={**self.params, **named})
 
     def text(self, language: str = "de") -> str:
         """The sentence to say, with the piece nouns in the right grammatical form."""
@@ -554,13 +563,16 @@ def _refusal(
     if piece is not None:
         params["piece_type"] = chess.piece_name(piece)
         params["piece"] = vocab.display((PIECE_WORDS[piece],))
+    squares: dict[str, chess.Square] = {}
     if square is not None:
         params["square"] = vocab.display(vocab.square_words(square))
+        squares["square"] = square
     if origin is not None:
         params["from_square"] = vocab.display(vocab.square_words(origin))
+        squares["from_square"] = origin
     if castling is not None:
         params["castling"] = vocab.display(SHORT_CASTLING if castling == "short" else LONG_CASTLING)
-    return Refusal(reason, params)
+    return Refusal(reason, params, squares)
 
 
 def explain_refusal(board: chess.Board, intent: MoveIntent, vocab: Vocabulary) -> Refusal:
