@@ -210,3 +210,9 @@ def test_9_3_the_opponents_draw_button_on_their_own_turn_claims_a_valid_draw(
 def test_9_3_the_page_may_claim_in_so_many_words(settings: Settings) -> None:
     out = run_text(FIFTY_MOVES_SIGHTED_TO_MOVE.replace("draw_offer", "draw_claim"), settings)
     assert results(out) == [{"t": 1.0, "result": "1/2-1/2", "reason": "fifty_moves"}]
+
+
+def test_the_pgn_ends_with_the_reason_in_words(settings: Settings) -> None:
+    """A PGN reader sees "fifty moves", not the program's key ``fifty_moves``."""
+    out = run_text(FIFTY_MOVES_SIGHTED_TO_MOVE, settings)
+    assert "{ fifty moves } 1/2-1/2" in pgn_text(out)

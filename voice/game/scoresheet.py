@@ -120,8 +120,8 @@ class Scoresheet:
             node.set_clock(entry.clock_ms / 1000)
             if entry.ply in self.offers:
                 node.comment = f"{node.comment} (=)".strip()
-        if self.result != "*" and self.reason:
-            node.comment = f"{node.comment} {self.reason}".strip()
+        if self.result != "*" and self.reason:  # in words a reader of the PGN knows
+            node.comment = f"{node.comment} {self.reason.replace('_', ' ')}".strip()
         exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=True)
         return game.accept(exporter)
 
