@@ -381,3 +381,14 @@ def test_the_word_that_tells_two_moves_apart_heard_unsurely_asks_back_its_move(
     assert moves(unsure) == []
     sure = run_text(setup + offered + '{"t": 2, "blind_nbest": [["Felix", 0.9]]}', settings)
     assert moves(sure) == ["g1f3"]
+
+
+def test_a_number_out_of_range_after_a_question_by_word_asks_the_question_again(
+    settings: Settings,
+) -> None:
+    """No numbers were offered ("Springer Bella oder Felix David zwei?"), so "drei" is not told
+    "a number from one to two": it hears the question again."""
+    text = (SCRIPTS / "d21_choose_by_difference.jsonl").read_text(encoding="utf-8")
+    out = run_text(text.replace('"Hilfe"', '"drei"'), settings)
+    assert says(out, "blind", 2.0) == ["Springer Bella oder Felix David zwei?"]
+    assert moves(out) == ["f3d2"]

@@ -1041,6 +1041,9 @@ class GameSession(SessionBase):
             self.tell(out, t, "nothing_to_answer")
             return
         if not 1 <= command.count <= len(pending.moves):
+            if pending.difference is not None:  # no numbers were offered: the question again
+                self.tell_text(out, t, self._difference_question())
+                return
             last = self.vocab.number_words[len(pending.moves) - 1]
             self.tell(out, t, "choose.out_of_range", last=last)
             return
