@@ -130,8 +130,11 @@ def test_sigkill_at_a_random_moment_loses_no_made_move(
     printed, sent, t_kill = _play_and_kill(journal, seed, vocab)
     contents = read_journal(journal)  # a torn last line would be dropped with a warning
     # The journal is a prefix of what was sent, in order, with nothing invented (the setup
-    # has the Laws edition of the settings written in, so that a resume keeps it).
-    assert replace(parse_setup(sent[0]), laws="2023") == contents.setup
+    # has the Laws edition and the settings that decide an input's effect written in, so that
+    # a resume keeps them).
+    extra = dict(contents.setup.extra)
+    assert extra.pop("settings")["session"]["correction_window"] == 0
+    assert replace(parse_setup(sent[0]), laws="2023") == replace(contents.setup, extra=extra)
     expected = [parse_input(obj) for obj in sent[1:]]
     assert list(contents.events) == expected[: len(contents.events)]
 

@@ -320,3 +320,21 @@ def test_a_script_journal_keeps_the_settings_too(tmp_path: Path, settings: Setti
     kept = read_journal(path).setup.extra["settings"]
     assert kept["session"]["correction_window"] == 3
     assert kept["vocabulary"]["file_words"][0] == "Anna"
+
+
+def test_a_scripts_own_settings_win_key_by_key_over_the_kept_ones(
+    tmp_path: Path, settings: Settings
+) -> None:
+    path = tmp_path / "game.jsonl"
+    script = [
+        '{"setup": {"mode": "game", "time_control": "rapid", '
+        '"settings": {"session": {"correction_window": 2}}}}',
+        '{"t": 1, "blind": "Eva vier"}',
+    ]
+    list(run_journaled(script, settings, journal_path=path))
+    setup = read_journal(path).setup
+    kept = setup.extra["settings"]
+    assert kept["session"]["correction_window"] == 2  # the script's own
+    assert kept["session"]["always_confirm"] is False  # the rest of the section, kept
+    assert "accept_cost" in kept["matching"]
+    assert setup.time_control == "900+10"  # the preset as what it stood for

@@ -191,7 +191,9 @@ def test_6_11_at_home_the_players_pause_also_starts_the_clock_again(settings: Se
     stopped clock is started again by the player's own "Pause", and a move said meanwhile is
     told how, instead of "wait for the arbiter" for good."""
     out = run_text(HOME_PAUSE, settings)
-    assert says(out, "all", 3.0) == ["Weiß hält die Uhr an. Pause lässt sie weiterlaufen."]
+    assert says(out, "blind", 3.0) == ["Weiß hält die Uhr an. Pause lässt sie weiterlaufen."]
+    # The opponent's page has no such word: told only that the clock stands.
+    assert says(out, "sighted", 3.0) == ["Weiß ruft den Schiedsrichter. Die Uhr ist angehalten."]
     assert says(out, "blind", 4.0) == ["Die Uhr ist angehalten. Pause lässt sie weiterlaufen."]
     assert says(out, "all", 20.0) == ["Die Uhr läuft weiter."]
     assert moves(out) == ["e2e4", "e7e5", "g1f3"]
@@ -217,3 +219,24 @@ def test_a_game_resumed_with_its_clock_stopped_says_so(settings: Settings) -> No
     )
     said = [o.text for o in session.resume_announcement() if isinstance(o, Say)]
     assert said[-1] == "Die Uhr ist angehalten. Pause lässt sie weiterlaufen."
+
+
+def test_6_11_at_home_a_clock_the_arbiter_stopped_waits_for_the_arbiter(
+    settings: Settings,
+) -> None:
+    """A home game with the arbiter's page: what the arbiter stopped, only the arbiter starts."""
+    paused = '{"t": 3, "arbiter": {"action": "pause"}}'
+    out = run_text(HOME_PAUSE.replace('{"t": 3, "blind": "Pause"}', paused), settings)
+    assert says(out, "blind", 4.0) == ["Die Uhr ist angehalten. Warten Sie auf den Schiedsrichter."]
+    assert "Die Uhr läuft weiter." not in says(out, "all", 20.0)
+    assert moves(out) == ["e2e4", "e7e5"]
+
+
+def test_a_journal_the_app_wrote_before_the_home_pause_rule_replays_as_played(
+    settings: Settings,
+) -> None:
+    """An older journal (the app's, without the settings it was played with): "Pause" twice
+    and a move replay as they were played (the move refused), not with today's rule."""
+    script = HOME_PAUSE.replace('"profile": "home"', '"profile": "home", "app": "play"')
+    out = run_text(script, settings)
+    assert moves(out) == ["e2e4", "e7e5"]

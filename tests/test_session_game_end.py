@@ -216,3 +216,13 @@ def test_the_pgn_ends_with_the_reason_in_words(settings: Settings) -> None:
     """A PGN reader sees "fifty moves", not the program's key ``fifty_moves``."""
     out = run_text(FIFTY_MOVES_SIGHTED_TO_MOVE, settings)
     assert "{ fifty moves } 1/2-1/2" in pgn_text(out)
+
+
+def test_a_journal_the_app_wrote_before_the_claim_button_replays_as_played(
+    settings: Settings,
+) -> None:
+    """An older journal (the app's, without the settings it was played with): the draw button
+    on the opponent's own move was refused then, so it is refused on replay too, and the game
+    does not come back finished."""
+    script = FIFTY_MOVES_SIGHTED_TO_MOVE.replace('"mode": "game"', '"mode": "game", "app": "play"')
+    assert results(run_text(script, settings)) == []

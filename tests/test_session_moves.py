@@ -392,3 +392,14 @@ def test_a_number_out_of_range_after_a_question_by_word_asks_the_question_again(
     out = run_text(text.replace('"Hilfe"', '"drei"'), settings)
     assert says(out, "blind", 2.0) == ["Springer Bella oder Felix David zwei?"]
     assert moves(out) == ["f3d2"]
+
+
+def test_the_opponents_page_names_castling_as_the_board_does(settings: Settings) -> None:
+    """A castling the sighted opponent may no longer make is refused in their notation, not in
+    the blind player's "Lange Rochade"."""
+    script = """
+{"setup": {"mode": "game", "time_control": "300", "fen": "r3k2r/8/8/8/8/8/8/R3K2R b - - 0 1"}}
+{"t": 1, "sighted": "e8c8"}
+"""
+    said = says(run_text(script, settings), "sighted", 1.0)
+    assert len(said) == 1 and "O-O-O" in said[0] and "Rochade" not in said[0]

@@ -127,7 +127,7 @@ def test_setup_errors_name_the_key(settings: Settings) -> None:
         ({"correction_window": 11}, "from 0 to 10"),
         ({"always_confirm": 1}, "setup.always_confirm must be true or false"),
         ({"settings": "x"}, "setup.settings must map sections"),
-        ({"settings": {"web": {"port": 1}}}, "setup.settings must map sections"),
+        ({"settings": {"matching": "x"}}, "setup.settings must map sections"),
         ({"settings": {"matching": {"max_choices": 99}}}, "setup.settings: key 'matching"),
     ]
     for fields, error in bad:

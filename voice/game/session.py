@@ -171,7 +171,7 @@ class GameSession(SessionBase):
     def __init__(self, setup: Setup, settings: Settings) -> None:
         super().__init__(setup, settings)
         # Exploring the board (voice.game.explore): the arbiter's rule for descriptions, the cursor.
-        describe = _setup_flag(setup.extra, "describe_board", settings.session.describe_board)
+        describe = _setup_flag(setup.extra, "describe_board", self.settings.session.describe_board)
         self.explorer = Explorer(self.blind, self.profile, describe)
         # The parts of the protocol that act on this game: draws, claims and resignation
         # (Articles 5, 9), the arbiter's actions (6.10, 6.11, 7.5, D.2.9), requests (D.2.10.4).
@@ -1040,10 +1040,12 @@ class GameSession(SessionBase):
         if not isinstance(pending, PendingChoice) or command.count is None:
             self.tell(out, t, "nothing_to_answer")
             return
+        if pending.difference is not None:
+            # No numbers were offered: "zwei" after "Springer Bella oder Felix David zwei?" is
+            # more likely the rank said again than the second move; the question again.
+            self.tell_text(out, t, self._difference_question())
+            return
         if not 1 <= command.count <= len(pending.moves):
-            if pending.difference is not None:  # no numbers were offered: the question again
-                self.tell_text(out, t, self._difference_question())
-                return
             last = self.vocab.number_words[len(pending.moves) - 1]
             self.tell(out, t, "choose.out_of_range", last=last)
             return
@@ -1104,8 +1106,9 @@ class GameSession(SessionBase):
         there is no arbiter (no one at all in a game against the computer or without the web
         board), so there "Pause" also starts the clock again: one stray word or key must not
         end a game for good."""
-        if self.profile == "home" and self.clock.paused and self.result is None:
+        if self._restarts_at_home() and self.clock.paused and self.result is None:
             self.clock.resume(t)
+            self.stopped_by = None
             self.log.append(LogEntry(t, "resume", self.blind, "the blind player, at home"))
             self.say_all(out, t, "resumed_home")
             return
@@ -1114,10 +1117,16 @@ class GameSession(SessionBase):
     def _cmd_arbiter(self, command: Command, t: int, out: Outputs) -> None:
         self.draws.call_arbiter(self.blind, t, out)
 
+    def _restarts_at_home(self) -> bool:
+        """Whether the player's "Pause" starts the stopped clock again: at home, where no
+        arbiter is, unless an arbiter's page stopped it (then the arbiter starts it), and not
+        in a journal the app wrote before this rule (it replays as it was played)."""
+        return self.profile == "home" and self.stopped_by != "arbiter" and not self.legacy
+
     def _tell_paused(self, t: int, out: Outputs) -> None:
         """Why nothing happens: the clock stands, and who starts it again (at home, the
         player's own "Pause")."""
-        if self.profile == "home":
+        if self._restarts_at_home():
             self.tell(out, t, "paused_home")
         else:
             self.tell(out, t, "paused")

@@ -69,6 +69,7 @@ class ArbiterDesk:
             case PauseClocks():
                 if not game.clock.paused:
                     game.clock.pause(t)
+                game.stopped_by = "arbiter"  # only the arbiter starts it again, also at home
                 game.say_all(out, t, "arbiter.paused")
             case ResumeClocks():
                 if game.result is not None:
@@ -76,6 +77,7 @@ class ArbiterDesk:
                     return
                 if game.clock.paused:
                     game.clock.resume(t)
+                game.stopped_by = None
                 game.say_all(out, t, "arbiter.resumed")
             case AddTime(side=side, ms=ms):
                 game.clock.add_time(side, ms, t)

@@ -12,7 +12,7 @@ act on through these public actions. Pure: no I/O, no clock of its own.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import chess
 
@@ -209,6 +209,12 @@ class SessionBase:
         """The question a "ja" was last heard too unsurely to answer (and asked again): a
         second "ja" to the same question answers it (GameSession._yes_unsure)."""
         self.offer: DrawOffer | None = None
+        self.stopped_by: Side | Literal["arbiter"] | None = None
+        """Who stopped the clock (6.11): a player calling the arbiter, or the arbiter."""
+        self.legacy = "app" in extra and "settings" not in extra
+        """A journal the app wrote before its set-up line kept the settings (session 18): it
+        replays under the rules it was played with, so that no refused input takes effect on
+        resume (the opponent's draw button claiming, "Pause" starting the clock at home)."""
         self.result: Result | None = None
         self.attempts: dict[Side, int] = {"white": 0, "black": 0}
         self.illegal_moves: dict[Side, int] = {"white": 0, "black": 0}
@@ -494,14 +500,24 @@ def played_settings(setup: Setup, settings: Settings) -> Settings:
     if snapshot is None:
         return settings
     if not isinstance(snapshot, dict) or not all(
-        isinstance(section, str) and section in PLAYED_WITH and isinstance(values, dict)
+        isinstance(section, str) and isinstance(values, dict)
         for section, values in snapshot.items()
     ):
         raise ScriptError(
             f"setup.settings must map sections ({', '.join(PLAYED_WITH)}) to their keys"
         )
+    snapshot = {section: values for section, values in snapshot.items() if section in PLAYED_WITH}
+    # Keys a later version no longer has are left out: a journal stays resumable.
+    known = {
+        section: {
+            key: value
+            for key, value in values.items()
+            if key in type(getattr(settings, section)).model_fields
+        }
+        for section, values in snapshot.items()
+    }
     try:
-        return override(settings, **snapshot)
+        return override(settings, **known)
     except ConfigError as error:
         raise ScriptError(f"setup.settings: {str(error).replace('<command line>: ', '')}") from None
 

@@ -54,8 +54,12 @@ class Draws:
             case "sighted:draw_offer":
                 # The page's one draw button does what "Remis" does for the blind player: on
                 # the opponent's own turn a valid claim (9.2, 9.3) is made, not refused as an
-                # offer before the move.
-                self.draw(side, t, out)
+                # offer before the move. (Not over a standing offer, which the page answers
+                # with its own buttons, nor in a journal played before this rule.)
+                if game.offer is None and not game.legacy:
+                    self.draw(side, t, out)
+                else:
+                    self._offer(side, t, out)
             case "sighted:draw_accept":
                 if game.offer is not None and game.offer.by == game.blind:
                     self._agree(t, out)
@@ -196,7 +200,19 @@ class Draws:
         game.log.append(LogEntry(t, "arbiter_called", side))
         if not game.clock.paused:
             game.clock.pause(t)
-        if game.profile == "home":  # no arbiter: the player's "Pause" starts the clock again
-            game.say_all(out, t, "arbiter.called_home", by=side)
+            game.stopped_by = side
+        if game.profile == "home" and game.stopped_by != "arbiter" and not game.legacy:
+            # No arbiter: the blind player's "Pause" starts the clock again, and only they are
+            # told so (the opponent's page has no such word).
+            told = game.sentence("arbiter.called_home", game.language, {"by": side})
+            game.tell_text(out, t, told)
+            game.emit(
+                out,
+                Say(
+                    t,
+                    game.sentence("arbiter.called", game.opponent_language, {"by": side}),
+                    "sighted",
+                ),
+            )
         else:
             game.say_all(out, t, "arbiter.called", by=side)

@@ -10,6 +10,7 @@ sets the clock). New inputs are appended to the same journal.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -19,6 +20,7 @@ from voice.config import Settings
 from voice.game.session_base import settings_snapshot
 from voice.game.simulate import Core, Finishing, make_core, run_script
 from voice.rules.events import InputEvent, OutputEvent, Setup, output_to_json
+from voice.rules.timecontrol import TimeControlError, parse_time_control
 from voice.runtime.journal import Journal, JournalContents
 
 
@@ -81,12 +83,11 @@ def run_journaled(
 
     def create(setup: Setup) -> None:
         if journal_path is not None:
-            # The edition and what decides an input's effect are written down, so a resume
-            # under other settings replays the same game (a script's own keep theirs).
-            kept = {"settings": settings_snapshot(settings)} if setup.mode == "game" else {}
-            pinned = replace(
-                setup, laws=setup.laws or settings.rules.edition, extra={**kept, **setup.extra}
-            )
+            # The edition, the time control and what decides an input's effect are written
+            # down, so a resume under other settings replays the same game.
+            pinned = replace(setup, laws=setup.laws or settings.rules.edition)
+            if setup.mode == "game":
+                pinned = _pinned_game(pinned, settings)
             opened.append(Journal.create(journal_path, pinned))
 
     def record(event: InputEvent) -> None:
@@ -98,3 +99,19 @@ def run_journaled(
     finally:
         for journal in opened:
             journal.close()
+
+
+def _pinned_game(setup: Setup, settings: Settings) -> Setup:
+    """A game script's set-up as its journal keeps it: the settings' snapshot under the
+    script's own ``settings`` keys (which win, section by section), and the time control as
+    what it stands for (a preset or the settings' default could change before a resume)."""
+    given = setup.extra.get("settings")
+    own: dict[str, Any] = given if isinstance(given, dict) else {}
+    kept: dict[str, Any] = {}
+    for section, values in settings_snapshot(settings).items():
+        theirs = own.get(section)
+        kept[section] = {**values, **theirs} if isinstance(theirs, dict) else values
+    control = setup.time_control or settings.clock.time_control
+    with contextlib.suppress(TimeControlError):  # refused where the game is made
+        control = parse_time_control(control, settings.clock.presets).text
+    return replace(setup, time_control=control, extra={**setup.extra, "settings": kept})

@@ -530,12 +530,15 @@ class Refusal:
     params: Mapping[str, str] = field(default_factory=dict)
     squares: Mapping[str, chess.Square] = field(default_factory=dict)
     """The squares among ``params``, as squares: :meth:`algebraic` names them otherwise."""
+    castling: Castling | None = None
 
     def algebraic(self) -> Refusal:
-        """The same refusal with its squares as the board names them ("e7"), for the sighted
-        opponent's page, which shows moves that way (Anna … Hector are the blind player's
-        words)."""
+        """The same refusal with its squares as the board names them ("e7") and castling as
+        "O-O" or "O-O-O", for the sighted opponent's page, which shows moves that way (Anna …
+        Hector and "Lange Rochade" are the blind player's words)."""
         named = {key: chess.square_name(square) for key, square in self.squares.items()}
+        if self.castling is not None:
+            named["castling"] = "O-O" if self.castling == "short" else "O-O-O"
         return replace(self, params={**self.params, **named})
 
     def text(self, language: str = "de") -> str:
@@ -572,7 +575,7 @@ def _refusal(
         squares["from_square"] = origin
     if castling is not None:
         params["castling"] = vocab.display(SHORT_CASTLING if castling == "short" else LONG_CASTLING)
-    return Refusal(reason, params, squares)
+    return Refusal(reason, params, squares, castling)
 
 
 def explain_refusal(board: chess.Board, intent: MoveIntent, vocab: Vocabulary) -> Refusal:
