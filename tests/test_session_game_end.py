@@ -225,4 +225,5 @@ def test_a_journal_the_app_wrote_before_the_claim_button_replays_as_played(
     on the opponent's own move was refused then, so it is refused on replay too, and the game
     does not come back finished."""
     script = FIFTY_MOVES_SIGHTED_TO_MOVE.replace('"mode": "game"', '"mode": "game", "app": "play"')
-    assert results(run_text(script, settings)) == []
+    # The button is refused as an offer before the move; the game goes on (until the flag).
+    assert [r["reason"] for r in results(run_text(script, settings))] == ["time_forfeit"]
