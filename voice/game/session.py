@@ -1106,7 +1106,7 @@ class GameSession(SessionBase):
         there is no arbiter (no one at all in a game against the computer or without the web
         board), so there "Pause" also starts the clock again: one stray word or key must not
         end a game for good."""
-        if self._restarts_at_home() and self.clock.paused and self.result is None:
+        if self.restarts_at_home() and self.clock.paused and self.result is None:
             self.clock.resume(t)
             self.stopped_by = None
             self.log.append(LogEntry(t, "resume", self.blind, "the blind player, at home"))
@@ -1117,16 +1117,10 @@ class GameSession(SessionBase):
     def _cmd_arbiter(self, command: Command, t: int, out: Outputs) -> None:
         self.draws.call_arbiter(self.blind, t, out)
 
-    def _restarts_at_home(self) -> bool:
-        """Whether the player's "Pause" starts the stopped clock again: at home, where no
-        arbiter is, unless an arbiter's page stopped it (then the arbiter starts it), and not
-        in a journal the app wrote before this rule (it replays as it was played)."""
-        return self.profile == "home" and self.stopped_by != "arbiter" and not self.legacy
-
     def _tell_paused(self, t: int, out: Outputs) -> None:
         """Why nothing happens: the clock stands, and who starts it again (at home, the
         player's own "Pause")."""
-        if self._restarts_at_home():
+        if self.restarts_at_home():
             self.tell(out, t, "paused_home")
         else:
             self.tell(out, t, "paused")

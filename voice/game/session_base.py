@@ -420,6 +420,12 @@ class SessionBase:
             return self.result_words(final, language)
         return game_message(language, self.laws.wording(key), **filled)
 
+    def restarts_at_home(self) -> bool:
+        """Whether the player's "Pause" starts the stopped clock again (6.11 has the arbiter do
+        it): at home, where no arbiter is, unless an arbiter's page stopped it, and not in a
+        journal the app wrote before this rule (it replays as it was played)."""
+        return self.profile == "home" and self.stopped_by != "arbiter" and not self.legacy
+
     def rearm_warnings(self, t: int) -> None:
         """The blind player's low-time warnings, armed again above a display the arbiter set."""
         left = self.clock.remaining_ms(self.blind, t)

@@ -201,7 +201,7 @@ class Draws:
         if not game.clock.paused:
             game.clock.pause(t)
             game.stopped_by = side
-        if game.profile == "home" and game.stopped_by != "arbiter" and not game.legacy:
+        if game.restarts_at_home():
             # No arbiter: the blind player's "Pause" starts the clock again, and only they are
             # told so (the opponent's page has no such word).
             told = game.sentence("arbiter.called_home", game.language, {"by": side})
