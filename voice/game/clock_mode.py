@@ -316,10 +316,7 @@ class ClockSession:
         sentences; ``add_time`` takes time away with a negative number here too."""
         t, command = event.t_ms, event.command
         if ALIASES.get(event.action, event.action) not in CLOCK_ACTIONS:
-            raise ScriptError(
-                f"arbiter {event.action!r} is no action of the talking clock "
-                f"(it knows {', '.join(CLOCK_ACTIONS)})"
-            )
+            raise _not_a_clock_action(event.action)
         if isinstance(command, Malformed):
             raise ScriptError(f"arbiter {event.action}: {command.error}")
         try:
@@ -345,11 +342,8 @@ class ClockSession:
                         moves=count_words(moves, "move", self.language),
                     )
                     return [Say(t, text)]
-                case _:
-                    raise ScriptError(
-                        f"arbiter {event.action!r} is no action of the talking clock "
-                        f"(it knows {', '.join(CLOCK_ACTIONS)})"
-                    )
+                case _:  # a clock action the match above does not name yet
+                    raise _not_a_clock_action(event.action)
         except ClockError as error:
             raise ScriptError(str(error)) from None
         self._rearm()
@@ -428,6 +422,14 @@ def _describe_period(period: Period, language: str, *, only: bool) -> str:
         delay = duration_words(period.delay_ms, language)
         text = message(language, "clock.delay", period=text, time=delay)
     return text
+
+
+def _not_a_clock_action(action: str) -> ScriptError:
+    """An arbiter's action the talking clock cannot carry out (one that needs a board)."""
+    return ScriptError(
+        f"arbiter {action!r} is no action of the talking clock "
+        f"(it knows {', '.join(CLOCK_ACTIONS)})"
+    )
 
 
 def key_name(language: str, key: str) -> str:
