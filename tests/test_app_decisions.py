@@ -7,7 +7,7 @@ from typing import Literal
 import pytest
 
 from voice.config import Settings
-from voice.rules.events import ArbiterAction, BlindSpeech, MoveMade, Refused, Result, Say, Setup
+from voice.rules.events import MoveMade, Refused, Result, Say, Setup
 from voice.rules.timecontrol import TimeControlError
 from voice.wiring.app_decisions import (
     Line,
@@ -18,7 +18,6 @@ from voice.wiring.app_decisions import (
     level_answer,
     new_setup,
     resume_command,
-    setup_approved,
     shown,
     with_engine,
 )
@@ -121,15 +120,6 @@ def test_a_resumed_game_goes_on_under_the_command_it_began_with(
     extra: dict[str, str], profile: Literal["home", "tournament"], mode: str
 ) -> None:
     assert journal_mode(Setup(profile=profile, extra=extra)) == mode
-
-
-def test_the_approval_of_the_set_up_is_found_among_a_journals_inputs() -> None:
-    """D.2.10: a board killed before the arbiter approved must ask again when resumed."""
-    move = BlindSpeech(4000, (("eva vier", 0.9),))
-    approval = ArbiterAction(0, "approve_setup", {})
-    assert not setup_approved([])
-    assert not setup_approved([move])
-    assert setup_approved([approval, move])
 
 
 @pytest.mark.parametrize(

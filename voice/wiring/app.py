@@ -70,7 +70,6 @@ from voice.wiring.app_decisions import (
     new_setup,
     question_phrases,
     resume_command,
-    setup_approved,
     shown,
     with_engine,
     yes_or_no,
@@ -208,7 +207,7 @@ class App:
         self._missing_told: set[NativeLibrary] = set()  # native libraries said to be missing
         self.approval: dict[str, Any] | None = None  # the set-up the arbiter approved
         self.resumed_announcement: list[OutputEvent] | None = None
-        self._approved_before = False  # a resumed journal holds the arbiter's approval
+        self._under_way = False  # a resumed journal has inputs: approved, or played on
         self.key_actions = {
             key: action
             for action, keys in settings.session.keys.model_dump().items()
@@ -282,7 +281,7 @@ class App:
                 self.engine.set_level(level)
             if not resumed:
                 self._create(setup)
-            if self.plan.mode == "assist" and not self._approved_before:
+            if self.plan.mode == "assist" and not self._under_way:
                 await self._approval(start_ms)
             await self._start_game(start_ms)
         except Startup as failure:
@@ -462,8 +461,9 @@ class App:
         # inputs is under way and is not stopped for it.
         opponent: Opponent = "engine" if setup.extra.get("opponent") == "engine" else "board"
         self.plan = replace(self.plan, mode=journal_mode(setup), opponent=opponent)
-        events = resumed.contents.events
-        self._approved_before = setup_approved(events) or bool(events)
+        # The approval is the journal's first input (at game time zero), so a journal with
+        # inputs was approved or is under way.
+        self._under_way = bool(resumed.contents.events)
         self.session = resumed.core
         self.journal = resumed.journal
         self._use_language(self.session.language)

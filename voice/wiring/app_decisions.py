@@ -17,8 +17,6 @@ from typing import Any, Literal
 from voice.config import Settings
 from voice.game.session_base import settings_snapshot
 from voice.rules.events import (
-    ArbiterAction,
-    InputEvent,
     MoveMade,
     OutputEvent,
     Refused,
@@ -100,12 +98,6 @@ def journal_mode(setup: Setup) -> Mode:
     if app in ("play", "assist"):
         return "assist" if app == "assist" else "play"
     return "assist" if setup.profile == "tournament" else "play"
-
-
-def setup_approved(events: Sequence[InputEvent]) -> bool:
-    """Whether the arbiter's approval of the set-up (D.2.10) is in a journal's inputs: a
-    tournament board killed while the question waited must ask it again when resumed."""
-    return any(isinstance(e, ArbiterAction) and e.action == "approve_setup" for e in events)
 
 
 def resume_command(plan: Plan) -> str:
