@@ -512,8 +512,7 @@ def played_settings(setup: Setup, settings: Settings) -> Settings:
         raise ScriptError(
             f"setup.settings must map sections ({', '.join(PLAYED_WITH)}) to their keys"
         )
-    snapshot = {section: values for section, values in snapshot.items() if section in PLAYED_WITH}
-    # Keys a later version no longer has are left out: a journal stays resumable.
+    # Sections and keys a later version no longer has are left out: a journal stays resumable.
     known = {
         section: {
             key: value
@@ -521,6 +520,7 @@ def played_settings(setup: Setup, settings: Settings) -> Settings:
             if key in type(getattr(settings, section)).model_fields
         }
         for section, values in snapshot.items()
+        if section in PLAYED_WITH
     }
     try:
         return override(settings, **known)
