@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from console import Console
 from pulse import PulseAudio
@@ -170,5 +171,47 @@ def test_a_missing_speech_model_falls_back_to_typed_moves_with_a_way_out(
         con.expect("voice-chess, Heimpartie: getippte Züge und Befehle")
         con.end_input()
         assert con.wait() == 0
+    finally:
+        con.close()
+
+
+@pytest.mark.audio
+def test_a_resumed_game_listens_with_the_words_and_language_it_was_played_with(
+    pulse: PulseAudio, tmp_path: Path
+) -> None:
+    """A game begun with other file names and another language, resumed without that
+    ``--config``: the journal's settings decide what the game hears, so the recogniser must be
+    made with them too. It was made before the journal was read: it said its start-up words in
+    today's language and wrote the files in lower case for Whisper ("emil fünf")."""
+    from pulse import espeak
+
+    config = tmp_path / "config.toml"
+    config.write_text(
+        '[language]\nblind = "en"\n[vocabulary]\nfile_words = ["Anton", "Berta", "Cäsar",'
+        ' "Dora", "Emil", "Friedrich", "Gustav", "Heinrich"]\n',
+        encoding="utf-8",
+    )
+    journal = tmp_path / "g.jsonl"
+    con = Console(
+        "--config", str(config), "play", "--text", "--no-speech", "--opponent", "engine",
+        "--level", "1", "--journal", str(journal),
+    )  # fmt: skip
+    try:
+        con.type("Emil vier")
+        con.expect("Emil vier")
+        con.next_line()  # the computer's reply
+        con.end_input()
+        assert con.wait() == 0
+    finally:
+        con.close()
+    con = Console("play", "--resume", str(journal), "--no-speech")
+    try:
+        line = con.expect("voice-chess, home game: speech recognition")
+        assert "Spracherkennung" not in line
+        assert line.endswith("; text output only.")
+        con.expect("Game resumed. White to move.")  # the computer's reply is in the journal
+        said = espeak("Springer Friedrich drei", "de", 16000, 140)
+        pulse.play(np.concatenate([said, np.zeros(16000, dtype=np.int16)]), 16000)
+        con.expect("Springer Friedrich drei")  # played, or asked back
     finally:
         con.close()

@@ -196,7 +196,7 @@ class App:
         self.output = Output(stdout if stdout is not None else sys.stdout, self.language)
         self.source: InputSource | None = None
         self.input_words = ""
-        self.output_words = ""
+        self._speaker_name: str | None = None  # the loudspeaker speech goes to, if any
         self.session: GameSession | None = None
         self.host: GameHost | None = None
         self.journal: Journal | None = None
@@ -261,13 +261,15 @@ class App:
         try:
             self._open_output()
             self._check_port()
-            await self._open_input()
-            self._listen()
             resumed = self.plan.resume is not None
             if resumed:
+                # Read before the microphone opens: the recogniser hears with the words and
+                # the language the game was played with (its journal's settings), not today's.
                 assert self.plan.resume is not None
                 setup, start_ms = self._resume(self.plan.resume)
-            else:
+            await self._open_input()
+            self._listen()
+            if not resumed:
                 setup, start_ms = self._setup(), 0
             self._say_startup(setup)
             if self.plan.opponent == "engine":
@@ -298,21 +300,18 @@ class App:
 
     def _open_output(self) -> None:
         if not self.plan.speech:
-            self.output_words = self.text("output.terminal")
             return
         try:
             from voice.speech.audio import AudioDeviceError, friendly_name
             from voice.speech.speak import Speaker, SpeechError
 
             self.output.speaker = Speaker(self.settings)
-            device = friendly_name(self.output.speaker.device)
-            self.output_words = self.text("output.speaker", device=device)
+            self._speaker_name = friendly_name(self.output.speaker.device)
         except (AudioDeviceError, SpeechError, OSError) as error:
             missing = self._missing_library(error, speech=True)
             if missing is None:
                 missing = self.text("fail.no_speaker", error=str(error))
             self.output.line(missing)
-            self.output_words = self.text("output.terminal")
 
     async def _open_input(self) -> None:
         if self.plan.text:
@@ -470,6 +469,13 @@ class App:
         self.resumed_announcement = resumed.announcement
         return setup, resumed.contents.last_ms
 
+    def _output_words(self) -> str:
+        """ "Sprachausgabe auf …" or "Ausgabe nur als Text", in the game's language (a resumed
+        game's may differ from the one the loudspeaker was opened in)."""
+        if self._speaker_name is None:
+            return self.text("output.terminal")
+        return self.text("output.speaker", device=self._speaker_name)
+
     def _say_startup(self, setup: Setup) -> None:
         """One or two sentences: what is used, how the game is set up."""
         control = parse_time_control(
@@ -479,7 +485,7 @@ class App:
             "start.using",
             mode=self.text(f"mode.{self.plan.mode}"),
             input=self.input_words,
-            output=self.output_words,
+            output=self._output_words(),
         )
         laws = laws_for(setup.laws or self.settings.rules.edition)
         self.tell(
