@@ -23,6 +23,7 @@ import numpy as np
 from voice.config import ConfigError, Settings, override
 from voice.speech.faint_voice import FaintVoice
 from voice.speech.listen import RATE, Listener, Utterance
+from voice.speech.memory import give_back
 from voice.speech.recognizers import Context, close_recognizer
 from voice.words.messages import message
 from voice.words.utterance import Heard
@@ -170,6 +171,7 @@ class SpeechInput:
             deliver(heard)
             if self._faint.heard(transcript) and self._on_faint is not None:
                 self._on_faint()  # after the move it asks back: the question comes first
+            give_back()  # what the decode freed, once the answer is on its way
 
     def on_faint(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` (from the recognition thread) when the player should be told that
