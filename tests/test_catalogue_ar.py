@@ -49,6 +49,7 @@ TECHNICAL = {
     "[clock.presets]",
     "900+10",
     "ctrl-d",
+    "ctrl-c",
     "q",
     "file",
 }

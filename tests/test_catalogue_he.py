@@ -60,6 +60,7 @@ TECHNICAL = {
     "[clock.presets]",
     "900+10",
     "Ctrl-D",
+    "Ctrl-C",
     "Q",
 }
 

@@ -338,3 +338,52 @@ def test_a_scripts_own_settings_win_key_by_key_over_the_kept_ones(
     assert kept["session"]["always_confirm"] is False  # the rest of the section, kept
     assert "accept_cost" in kept["matching"]
     assert setup.time_control == "900+10"  # the preset as what it stood for
+
+
+def test_a_journal_in_use_by_a_running_game_is_not_reopened(tmp_path: Path) -> None:
+    """One program writes a journal at a time: a second --resume of a game still running
+    wrote over the first program's lines, and a crash brought back a move never played on the
+    board. The lock goes with the program (here: with the file's close)."""
+    from voice.runtime.journal import JournalInUse
+
+    path = tmp_path / "game.jsonl"
+    running = Journal.create(path, Setup())
+    with pytest.raises(JournalInUse):
+        Journal.reopen(path)
+    running.append(BlindSpeech(1000, (("eva vier", 0.9),)))
+    running.close()
+    again, contents = Journal.reopen(path)
+    with pytest.raises(JournalInUse):
+        Journal.reopen(path)
+    again.close()
+    assert len(contents.events) == 1
+
+
+def test_a_second_resume_of_a_running_game_is_refused_in_one_sentence(tmp_path: Path) -> None:
+    from console import Console
+
+    journal = tmp_path / "game.jsonl"
+    first = Console("play", "--text", "--no-speech", "--no-web", "--journal", str(journal))
+    try:
+        first.expect("Die Partie beginnt.")
+        first.type("Eva vier")
+        first.expect("Eva vier")
+        second = Console("play", "--resume", str(journal), "--text", "--no-speech", "--no-web")
+        try:
+            line = second.expect("ist schon in Gebrauch")
+            assert line == (
+                f"Das Journal {journal} ist schon in Gebrauch, vielleicht läuft voice-chess "
+                "schon. Abhilfe: Strg-C beendet das andere Programm; die Partie ist gespeichert."
+            )
+            assert second.wait() != 0
+            assert not any("Traceback" in line for line in second.errors)
+        finally:
+            second.close()
+        first.type("Zeit")  # the first game goes on, its journal whole
+        first.expect("Minuten")
+        first.end_input()
+        assert first.wait() == 0
+    finally:
+        first.close()
+    events = read_journal(journal).events
+    assert [e.nbest[0][0] for e in events if isinstance(e, BlindSpeech)] == ["Eva vier", "Zeit"]

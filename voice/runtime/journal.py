@@ -9,6 +9,12 @@ A crash can tear the last line (half written). Reading ignores a torn or unreada
 with a warning; an unreadable line anywhere else is an error, because something was lost that
 an arbiter must look at. Reopening a journal to continue it cuts the torn tail off first, so the
 next line starts on a line of its own.
+
+One program at a time writes a journal: it holds an exclusive lock on the file while the game
+runs (``flock``, released by the system when the process dies, even by kill -9). A second
+``--resume`` of a game still running is refused (:class:`JournalInUse`); without the lock both
+programs played on, wrote their moves over each other's lines, and a crash brought back a move
+the players never saw on their board.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -130,6 +137,26 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+class JournalInUse(OSError):
+    """Another program has this journal open: its game is running there."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(errno.EBUSY, "the game is running in another program", str(path))
+
+
+def _lock(handle: IO[bytes], path: Path) -> None:
+    """Hold ``path`` for this process alone (see the module docstring); no-op without flock."""
+    if sys.platform == "win32":  # pragma: no cover - no flock there
+        return
+    import fcntl
+
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise JournalInUse(path) from None
+
+
 class Journal:
     """An open journal file that appends one durable line per input."""
 
@@ -153,6 +180,7 @@ class Journal:
         if path.is_dir():  # open("xb") would say FileExistsError: "this game exists already"
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         handle = path.open("xb")
+        _lock(handle, path)
         journal = cls(path, handle)
         journal._write(setup_to_json(setup))
         _fsync_dir(path)
@@ -160,9 +188,16 @@ class Journal:
 
     @classmethod
     def reopen(cls, path: Path) -> tuple[Journal, JournalContents]:
-        """Open an existing journal to continue it; a torn last line is cut off first."""
-        contents = read_journal(path)
+        """Open an existing journal to continue it; a torn last line is cut off first.
+
+        Raises :class:`JournalInUse` when a running program holds it."""
         handle = path.open("r+b")
+        _lock(handle, path)
+        try:
+            contents = read_journal(path)
+        except BaseException:
+            handle.close()
+            raise
         handle.truncate(contents.good_bytes)
         handle.seek(contents.good_bytes)
         if contents.good_bytes and not path.read_bytes()[: contents.good_bytes].endswith(b"\n"):

@@ -37,9 +37,13 @@ class Resumed:
 def resume(path: Path, settings: Settings) -> Resumed:
     """Replay the journal at ``path`` silently and reopen it (a torn last line is dropped)."""
     journal, contents = Journal.reopen(path)
-    core = make_core(contents.setup, settings)
-    for event in contents.events:
-        core.handle(event)
+    try:
+        core = make_core(contents.setup, settings)
+        for event in contents.events:
+            core.handle(event)
+    except BaseException:
+        journal.close()  # and its lock: the journal can be looked at, or resumed once fixed
+        raise
     announce = getattr(core, "resume_announcement", None)
     announcement: list[OutputEvent] = list(announce()) if callable(announce) else []
     return Resumed(core, journal, contents, announcement)

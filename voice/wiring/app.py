@@ -429,6 +429,7 @@ class App:
 
     def _resume(self, path: Path) -> tuple[Setup, int]:
         from voice.rules.events import ScriptError
+        from voice.runtime.journal import JournalInUse
         from voice.runtime.resume import resume
 
         try:
@@ -438,6 +439,8 @@ class App:
             raise Startup(self.text("fail.no_journal", path=path)) from None
         except FileNotFoundError:
             raise Startup(self.text("fail.no_journal", path=path)) from None
+        except JournalInUse:
+            raise Startup(self.text("fail.journal_in_use", path=path)) from None
         except (ScriptError, TimeControlError, OSError) as error:
             why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
             raise Startup(self.text("fail.bad_journal", path=path, error=why)) from None
