@@ -346,3 +346,16 @@ def test_welcome_describes_the_control_and_the_keys(settings: Settings) -> None:
 )  # fmt: skip
 def test_describe_control(text: str, language: str, words: str) -> None:
     assert describe_control(parse_time_control(text), language) == words
+
+
+def test_the_talking_clocks_correction_that_leaves_no_time_is_refused_as_in_a_game(
+    settings: Settings,
+) -> None:
+    """6.10.2: as a game's arbiter: "-600" for "-60" must not make a flag fall."""
+    clock = session(settings, control="600", language="de")
+    with pytest.raises(ScriptError, match="black would have no time left"):
+        clock.handle(ArbiterAction(10 * S, "add_time", {"side": "black", "seconds": -600}))
+    with pytest.raises(ScriptError, match="white would have no time left"):
+        clock.handle(ArbiterAction(11 * S, "set_time", {"side": "white", "seconds": 0}))
+    out = clock.handle(ArbiterAction(12 * S, "add_time", {"side": "black", "seconds": -60}))
+    assert said(out) == ["Schiedsrichter: Schwarz hat jetzt neun Minuten."]

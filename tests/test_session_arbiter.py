@@ -240,3 +240,33 @@ def test_a_journal_the_app_wrote_before_the_home_pause_rule_replays_as_played(
     script = HOME_PAUSE.replace('"profile": "home"', '"profile": "home", "app": "play"')
     out = run_text(script, settings)
     assert moves(out) == ["e2e4", "e7e5"]
+
+
+def test_6_10_2_a_clock_correction_that_leaves_no_time_is_refused_not_a_flag(
+    settings: Settings,
+) -> None:
+    """ "-600" typed for "-60" ended the game on time at once (6.9 is about a player's own time
+    running out), and the panel's Undo, "+600", gave back more than was taken. Refused now, and
+    so is a clock set to zero (the panel's default); a correction that leaves time works and its
+    Undo restores the clock exactly. An arbiter who means to end the game declares the result."""
+    out = run_text(
+        """
+        {"setup": {"mode": "game", "profile": "tournament", "time_control": "600"}}
+        {"t": 0, "arbiter": {"action": "approve_setup"}}
+        {"t": 10, "arbiter": {"action": "add_time", "side": "black", "seconds": -600}}
+        {"t": 11, "arbiter": {"action": "set_time", "side": "white", "seconds": 0}}
+        {"t": 12, "arbiter": {"action": "add_time", "side": "black", "seconds": -60}}
+        {"t": 13, "arbiter": {"action": "add_time", "side": "black", "seconds": 60}}
+        {"t": 14, "blind": "Eva vier"}
+        """,
+        settings,
+    )
+    assert says(out, "arbiter", 10.0) == [
+        "Aktion add_time abgelehnt: black would have no time left; a flag falls only when a "
+        "player's own time runs out: to end the game, declare the result"
+    ]
+    assert says(out, "arbiter", 11.0)[0].startswith("Aktion set_time abgelehnt: white would")
+    assert clock_at(out, 11.0)["black"] == 600.0 and clock_at(out, 11.0)["white"] <= 600.0
+    assert says(out, "all", 12.0) == ["Schiedsrichter: Schwarz hat jetzt neun Minuten."]
+    assert clock_at(out, 13.0)["black"] == 600.0
+    assert [r for r in results(out) if r["t"] <= 14.0] == [] and moves(out) == ["e2e4"]

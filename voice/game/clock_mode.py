@@ -29,11 +29,13 @@ from voice.config import Settings
 from voice.rules.arbiter import (
     ALIASES,
     AddTime,
+    ArbiterError,
     Increment,
     Malformed,
     Penalty,
     SetMoves,
     SetTime,
+    leaves_time,
 )
 from voice.rules.clock import Clock, ClockError, FlagFall, Side
 from voice.rules.events import (
@@ -326,8 +328,10 @@ class ClockSession:
                     time = duration_words(ms, self.language)
                     return [Say(t, message(self.language, "clock.arbiter_increment", time=time))]
                 case AddTime(side=side, ms=ms):
+                    leaves_time(side, self.clock.remaining_ms(side, t) + ms)
                     self.clock.add_time(side, ms, t)
                 case SetTime(side=side, ms=ms):
+                    leaves_time(side, ms)
                     self.clock.set_time(side, ms, t)
                 case Penalty(side=side):
                     self.clock.apply_penalty(side, t)
@@ -344,8 +348,8 @@ class ClockSession:
                     return [Say(t, text)]
                 case _:  # a clock action the match above does not name yet
                     raise _not_a_clock_action(event.action)
-        except ClockError as error:
-            raise ScriptError(str(error)) from None
+        except (ClockError, ArbiterError) as error:
+            raise ScriptError(f"arbiter {event.action}: {error}") from None
         self._rearm()
         time = duration_words(self.clock.remaining_ms(side, t), self.language)
         text = message(self.language, "clock.arbiter_time", side=self._side_word(side), time=time)

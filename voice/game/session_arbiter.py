@@ -29,6 +29,7 @@ from voice.rules.arbiter import (
     SetMoves,
     SetTime,
     WrongClaim,
+    leaves_time,
 )
 from voice.rules.clock import SIDES, ClockError, other
 from voice.rules.dead_position import cannot_checkmate
@@ -80,9 +81,11 @@ class ArbiterDesk:
                 game.stopped_by = None
                 game.say_all(out, t, "arbiter.resumed")
             case AddTime(side=side, ms=ms):
+                self._leaves_time(side, game.clock.remaining_ms(side, t) + ms)
                 game.clock.add_time(side, ms, t)
                 self._time_changed(side, "arbiter.time_set", t, out)
             case SetTime(side=side, ms=ms):
+                self._leaves_time(side, ms)
                 game.clock.set_time(side, ms, t)
                 self._time_changed(side, "arbiter.time_set", t, out)
             case SetMoves(moves=moves, side=side):
@@ -127,6 +130,10 @@ class ArbiterDesk:
                 game.end_game(t, result, "arbiter", out)
             case ApproveSetup():
                 game.to_arbiter(out, t, "arbiter.setup_approved")
+
+    def _leaves_time(self, side: Side, ms: int) -> None:
+        if not self.game.legacy:  # journals written before session 18 replay as played
+            leaves_time(side, ms)
 
     def _time_changed(self, side: Side, key: str, t: int, out: Outputs) -> None:
         """The arbiter changed a display: warnings re-armed, both players told the new time."""

@@ -87,6 +87,18 @@ class ArbiterError(ValueError):
     """A malformed arbiter action; the message says which parameter and what is allowed."""
 
 
+def leaves_time(side: Side, ms: int) -> None:
+    """A clock correction (6.10.2) must leave the player some time (``ms`` after it). A flag
+    falls when a player's own time runs out (6.9), not on a slip of the arbiter's hand: "-600"
+    typed for "-60" ended the game on time at once, and the panel's Undo could not bring it
+    back. An arbiter who means to end the game declares the result."""
+    if ms <= 0:
+        raise ArbiterError(
+            f"{side} would have no time left; a flag falls only when a player's own time runs "
+            "out: to end the game, declare the result"
+        )
+
+
 @dataclass(frozen=True)
 class Retraction:
     """Where to take the game back to: a number of half-moves, or a move number and side."""
