@@ -69,6 +69,8 @@ def test_each_role_may_send_only_its_own_messages() -> None:
         '{"type": "move", "uci": "e7e8k", "ply": 1}',
         '{"type": "move", "uci": "e2e4", "ply": true}',
         '{"type": "resign", "confirmed": false}',
+        '{"type": "resign", "confirmed": 1}',  # 1 == True in Python: a resignation
+        '{"type": "resign", "confirmed": 1.0}',
         '{"type": {}}',
         '{"type": ["move"]}',
         "[" * 1000 + "]" * 1000,

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from voice.web.pairing import Role
 
@@ -81,6 +81,15 @@ class ResignIn(Message):
 
     type: Literal["resign"]
     confirmed: Literal[True]
+
+    @field_validator("confirmed", mode="before")
+    @classmethod
+    def _true_itself(cls, value: object) -> object:
+        """``true`` only: the literal check alone took ``1`` (``1 == True`` in Python), and a
+        resignation ends the game."""
+        if value is not True:
+            raise ValueError("must be true")
+        return value
 
 
 class CallArbiterIn(Message):
