@@ -209,14 +209,15 @@ def test_only_moves_whisper_doubted_are_asked_back() -> None:
     assert doubted(REFUSED, VOCAB) == "springer felix drei"
 
 
-def test_a_move_whisper_heard_before_its_guess_reached_the_end_is_asked_back_alone() -> None:
-    """Whisper's free guess that stopped before the last word makes its transcript incomplete
-    (the end-pointer waits for the full pause); PocketSphinx's word graph ends only on a whole
-    phrase, so its agreement says the last word was there."""
+def test_a_move_whose_last_word_whisper_never_heard_stays_asked_back() -> None:
+    """Whisper's free guess stopped before the last word (its transcript incomplete): "Springer
+    Cesar" said alone. PocketSphinx's grammar ends only on whole phrases, so it "hears"
+    "Springer Cesar drei" from those two words, and its agreement played a move whose last
+    word was never said (a player's trial, session 19). It stays a question."""
     incomplete = Transcript(ASKED.nbest, False, 200.0, held_back=PROBABLY)
-    assert asked_back(incomplete, VOCAB)
-    both = agreed(incomplete, heard("springer felix drei"), VOCAB)
-    assert both is not None and not both.complete  # still waits for the full pause
+    assert not asked_back(incomplete, VOCAB)
+    assert agreed(incomplete, heard("springer felix drei"), VOCAB) is None
+    assert asked_back(Transcript(ASKED.nbest, True, 200.0, held_back=PROBABLY), VOCAB)
 
 
 @pytest.mark.parametrize("answer", ["ja", "nein", "remis", "zeit"])
@@ -329,6 +330,25 @@ def test_a_move_whisper_asks_back_and_pocketsphinx_hears_alike_is_played(
     assert sphinx.calls == calls + 2  # its first pass, then (heard alike) the rival search
     both.recognize(audio, 16000)  # the utterance the completion check already decoded
     assert sphinx.calls == calls + 2
+
+
+@needs_espeak
+def test_a_move_said_without_its_last_word_is_never_played_by_the_vote(
+    listeners: tuple[WhisperRecognizer, Counted, SecondOpinion], settings: Settings
+) -> None:
+    """ "Springer Felix" said alone: PocketSphinx ends on the whole phrase "Springer Felix
+    drei" and agreed with Whisper's best, which played the move; now it is asked back."""
+    _, _, both = listeners
+    board = chess.Board()
+    both.set_context(position_phrases(board, VOCAB))
+    from pulse import espeak
+
+    pause = np.zeros(8000, dtype=np.int16)
+    audio = np.concatenate([pause, espeak("Springer Felix", "de", 16000, 140), pause])
+    heard = both.recognize(audio, 16000)
+    assert not heard.complete
+    result = match_move(board, hypotheses(heard, VOCAB), VOCAB, settings.matching)
+    assert result.decision != Decision.ACCEPT
 
 
 @needs_espeak

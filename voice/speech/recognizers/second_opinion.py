@@ -88,10 +88,13 @@ def asked_back(transcript: Transcript, vocab: Vocabulary) -> bool:
     (:data:`LIFTED`): between the point where it offers choices instead and the play point.
     Answers ("ja", "nein") and commands are not moves: Whisper's own rules decide those (a
     "ja" plays the move asked back, and is sure only when the free guess says it alone).
-    Whether the free guess reached the phrase's last word does not matter here:
-    PocketSphinx's word graph ends only on a whole phrase (a phrase cut short is "partial",
-    never heard), so its agreement says the last word was there."""
+    Whisper's free guess must have reached the phrase's last word (``complete``): PocketSphinx
+    always ends on a whole phrase of its grammar, so from "Springer Cesar" said alone it hears
+    "Springer Cesar drei" at 0.97, and its agreement played a move whose last word nobody said
+    (a player's trial with SVOX Pico's voice, session 19). Such a move stays asked back."""
     if not transcript.nbest or not ASKED_FROM <= transcript.nbest[0][1] < PLAYED:
+        return False
+    if not transcript.complete:
         return False
     if not transcript.held_back or not transcript.held_back <= LIFTED:
         return False
