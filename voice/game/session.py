@@ -430,7 +430,7 @@ class GameSession(SessionBase):
             phrases.update((word,) for word in self.pending.difference or ())
         if isinstance(self.pending, PendingPromotion):
             phrases.update((self.vocab.piece_word(piece),) for piece in _PROMOTION_PIECES)
-        if self.result is None and self.board.turn == color_of(self.blind):
+        if self.hears_moves():
             phrases.update(phrase_table(self.board, self.vocab).with_check_words())
         if self.expect_repeat is not None:
             before = self._board_before_last()
@@ -443,7 +443,7 @@ class GameSession(SessionBase):
         said back (:meth:`_repeat_back` reads the words without check words, so "Springer
         David fünf Schach" is that too). The recogniser treats phrases of one move as no
         rivals of each other."""
-        if self.result is not None or self.board.turn != color_of(self.blind):
+        if not self.hears_moves():
             return {}
         moves = phrase_table(self.board, self.vocab).named_moves()
         if self.expect_repeat is None:
@@ -462,7 +462,7 @@ class GameSession(SessionBase):
             if self._numbers_choose():
                 words.update(self.vocab.number_words[: len(self.pending.moves)])
             words.update(self.pending.difference or ())
-        if self.result is None and self.board.turn == color_of(self.blind):
+        if self.hears_moves():
             words.update(phrase_table(self.board, self.vocab).words())
         if self.expect_repeat is not None:
             before = self._board_before_last()
@@ -581,7 +581,7 @@ class GameSession(SessionBase):
             else:
                 self._tell_paused(t, out)
             return
-        if self.board.turn != color_of(self.blind):
+        if not self.hears_moves():
             fuzzy = self._fuzzy_command(heard, numbers)
             if fuzzy is not None:
                 self._command(fuzzy, t, out)
@@ -819,16 +819,17 @@ class GameSession(SessionBase):
         out.add(Refused(t, self.blind, refusal.reason))
         if refusal.reason in _NOT_AN_ATTEMPT:
             return
-        self.attempts[self.blind] += 1
+        mover = self.mover()
+        self.attempts[mover] += 1
         if self.profile == "tournament":
-            entry = LogEntry(t, "illegal_attempt", self.blind, text)
+            entry = LogEntry(t, "illegal_attempt", mover, text)
             self.log.append(entry)
             self.to_arbiter(
                 out,
                 t,
                 "arbiter.attempt_logged",
-                side=self.blind,
-                count=self.attempts[self.blind],
+                side=mover,
+                count=self.attempts[mover],
                 what=text,
             )
 
@@ -894,14 +895,14 @@ class GameSession(SessionBase):
             self.pending = PendingCorrection(move, spoken, t + self.correction_ms)
             self.emit(out, Say(t, spoken, "blind"))
             return
-        self.make(move, self.blind, t, out, announce_to="blind")
+        self.make(move, self.mover(), t, out, announce_to="blind")
 
     def _close_window(self, t: int, out: Outputs) -> None:
         """The correction window ended: the move is made and the opponent's clock starts."""
         pending = self.pending
         assert isinstance(pending, PendingCorrection)
         self.pending = None
-        self.make(pending.move, self.blind, t, out, announce_to=None)
+        self.make(pending.move, self.mover(), t, out, announce_to=None)
 
     # -- the sighted player -----------------------------------------------------------------
 
@@ -1086,8 +1087,11 @@ class GameSession(SessionBase):
                 self.tell(out, t, "promotion.question", **self._promotion_words())
             case _ if self.result is not None:
                 self._tell_help(out, t, "help.over", words)
-            case _ if self.board.turn != color_of(self.blind):
+            case _ if not self.hears_moves():
                 self._tell_help(out, t, "help.wait", words)
+            case _ if self.board.turn != color_of(self.blind):  # the opponent's, said here
+                self._tell_help(out, t, "help.wait", words)
+                self.tell(out, t, "opponent_speaks")
             case _:
                 self._tell_help(out, t, "help.move", words)
 

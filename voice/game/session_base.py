@@ -194,6 +194,10 @@ class SessionBase:
         self.repeat_back = _setup_flag(
             extra, "repeat_back_check", settings.session.repeat_back_check
         )
+        self.opponent_speaks = _setup_flag(extra, "opponent_speaks", False)
+        """No board for the sighted opponent (``play --no-web``): the opponent's moves come
+        through the blind player's input too, said by the opponent or passed on by the player,
+        and are heard, asked back and confirmed like the player's own."""
         self.warn_low_time = self.profile == "home" and _setup_flag(
             extra, "warn_low_time", settings.clock.warn_low_time
         )
@@ -230,6 +234,16 @@ class SessionBase:
 
     # -- making moves ---------------------------------------------------------------------
 
+    def mover(self) -> Side:
+        """Whose move the blind player's input makes now: their own, or the side to move when
+        the opponent's moves come through it too (:attr:`opponent_speaks`)."""
+        return side_of(self.board.turn) if self.opponent_speaks else self.blind
+
+    def hears_moves(self) -> bool:
+        """Whether a move said now can be made (the game goes on and it is a move the blind
+        player's input makes)."""
+        return self.result is None and self.board.turn == color_of(self.mover())
+
     def make(
         self, move: chess.Move, side: Side, t: int, out: Outputs, *, announce_to: Audience | None
     ) -> None:
@@ -240,8 +254,10 @@ class SessionBase:
             self.emit(out, Say(t, spoken, "blind"))
         out.add(MoveMade(t, entry.uci, entry.san, side, spoken))
         if side == self.sighted:
-            self.emit(out, Say(t, spoken, "blind"))
-            self.expect_repeat = move if self.repeat_back else None
+            if announce_to != "blind":  # said once: a move the player's input made is echoed
+                self.emit(out, Say(t, spoken, "blind"))
+            # A move the player's own input made needs no repeating back.
+            self.expect_repeat = move if self.repeat_back and not self.opponent_speaks else None
         else:
             self.expect_repeat = None
         if isinstance(self.pending, PendingResign) and side == self.blind:

@@ -128,14 +128,14 @@ class Draws:
     def claim_with_move(self, rest: tuple[str, ...], t: int, out: Outputs) -> None:
         """ "Remis Springer Felix drei": a claim naming the intended move (9.2.1.1, 9.3.1.1)."""
         game = self.game
-        if game.board.turn != color_of(game.blind):
+        if not game.hears_moves():
             game.tell(out, t, "turn.not_yours")
             return
         result = match_move(game.board, [Hypothesis(rest)], game.vocab, game.settings.matching)
         if result.decision != Decision.ACCEPT or result.move is None:
             game.tell(out, t, "draw.claim_move_unclear")
             return
-        self._claim(game.blind, result.move, t, out)
+        self._claim(game.mover(), result.move, t, out)
 
     def _claim(self, side: Side, move: chess.Move | None, t: int, out: Outputs) -> None:
         """A draw claim by the player to move; a wrong one is penalised per profile (9.5)."""

@@ -240,6 +240,7 @@ SETUP_EXTRA_KEYS = frozenset(
         "correction_window",
         "always_confirm",
         "repeat_back_check",
+        "opponent_speaks",
         "warn_low_time",
         "event",
         "site",

@@ -497,6 +497,8 @@ class App:
             control=describe_control(control, self.language),
             laws=self.text(f"laws.{laws.appendix.lower()}", edition=laws.edition),
         )
+        if setup.extra.get("opponent_speaks"):  # no board for the opponent (--no-web)
+            self.output.say(message(self.language, "game.opponent_speaks"))
 
     async def _ask(
         self,

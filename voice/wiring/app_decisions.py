@@ -69,6 +69,8 @@ def new_setup(plan: Plan, settings: Settings, language: str, date: str) -> Setup
     extra: dict[str, Any] = {"app": plan.mode, "date": date}
     if plan.deaf_opponent:
         extra["deaf_opponent"] = True
+    if plan.opponent == "board" and not plan.web:
+        extra["opponent_speaks"] = True  # no board for the opponent: their moves come by voice
     # What decides an input's effect is kept, so that the game replays the same after a
     # crash whatever settings are in use then; a preset's name is kept as what it stood for.
     extra["settings"] = settings_snapshot(settings)
