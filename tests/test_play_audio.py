@@ -132,3 +132,33 @@ def test_strength_chosen_by_voice_then_a_spoken_game_against_stockfish(
         con.wait()
         con.close()
     assert read_journal(journal).setup.extra["engine_level"] == 2
+
+
+def test_the_clock_starts_once_the_start_up_sentences_are_said(
+    pulse: PulseAudio, tmp_path: Path
+) -> None:
+    """The start-up sentences (what is used, the time control, the Laws) take several seconds
+    to say; the player's clock ran while they were said and before "Die Partie beginnt" was
+    heard (a player's trial: 20 s of a 15-minute game gone)."""
+    from voice.rules.events import BlindSpeech
+    from voice.runtime.journal import read_journal
+
+    journal = tmp_path / "game.jsonl"
+    with pulse.record("speaker.monitor") as heard:
+        con = Console(
+            "play", "--text", "--no-web", "--opponent", "engine", "--level", "1",
+            "--journal", str(journal),
+        )  # fmt: skip
+        try:
+            con.expect("Die Partie beginnt.")
+            wait_until_quiet(heard, quiet_s=0.5)
+            spoken = sum(end - start for start, end in heard.active_spans())
+            con.type("Eva vier")
+            con.expect("Eva vier")
+            con.end_input()
+            assert con.wait() == 0
+        finally:
+            con.close()
+    (move,) = [e for e in read_journal(journal).events if isinstance(e, BlindSpeech)]
+    # "Die Partie beginnt. Sie spielen Weiß." and the typing (about 3 s), not the whole start-up
+    assert move.t_ms < 6000 < spoken * 1000

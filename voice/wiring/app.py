@@ -701,17 +701,18 @@ class App:
 
     async def _start_game(self, start_ms: int) -> None:
         if self.host is None:
-            self._open_host(start_ms)
+            self._open_host(start_ms, held=True)
         assert self.session is not None and self.host is not None
-        self.host.release()  # a board held for the arbiter's approval begins now
+        if self._serves_web() and self.server is None:
+            await self._start_web()  # its address is said before the clock runs
+        await self._let_the_start_be_heard()
+        self.host.release()  # the game (or a board held for the arbiter's approval) begins now
         if self.approval is not None:
             await self.host.submit(
                 partial(ArbiterAction, action="approve_setup", params=self.approval),
                 at_ms=start_ms,
             )
         self.host.start()
-        if self._serves_web() and self.server is None:
-            await self._start_web()
         if self.engine is not None:
             from voice.runtime.engine import EngineOpponent
 
@@ -724,6 +725,25 @@ class App:
             self.source.set_context(self.session.phrases_now(), self.session.moves_now())
         if self.opponent is not None:
             self.opponent.start()
+
+    async def _let_the_start_be_heard(self) -> None:
+        """Game time starts once the start-up sentences are said, not while the player still
+        hears them: they take up to twenty seconds (device names, the time control, the web
+        board's address), and the clock ran meanwhile. A key, a word or a typed line cuts them
+        short, as during the game, and is then handled by the game."""
+        speaker = self.output.speaker
+        inbox = self._inbox
+        if speaker is None or inbox is None:
+            return
+        waiting: list[tuple[str, Any]] = []
+        while not await asyncio.to_thread(speaker.wait_idle, 0.1):
+            if not inbox.queue.empty():
+                waiting.append(inbox.queue.get_nowait())
+                speaker.stop()  # the player wants to go on
+        while not inbox.queue.empty():  # in the order they came
+            waiting.append(inbox.queue.get_nowait())
+        for item in waiting:
+            inbox.queue.put_nowait(item)
 
     def _check_port(self) -> None:
         """A busy web port is found before any question is asked, not after.
