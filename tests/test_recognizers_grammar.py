@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from voice.config import load_settings
 from voice.game.session import GameSession
-from voice.rules.events import parse_setup
+from voice.rules.events import BlindSpeech, Say, parse_setup
 from voice.speech.recognizers.grammar import (
     WordGraph,
     command_phrases,
@@ -101,3 +101,17 @@ def test_the_benchmarks_listen_for_what_the_game_listens_for_on_the_players_turn
     setup = parse_setup({"setup": {"mode": "game", "blind": "white", "fen": fen}})
     session = GameSession(setup, load_settings(look_in_user_dir=False))
     assert position_phrases(chess.Board(fen), session.vocab) == session.phrases_now()
+
+
+def test_korrektur_is_heard_right_after_the_players_move_to_be_told_it_is_too_late() -> None:
+    """D.2.8 with no correction window: "Korrektur" after the move gets "Zu spät …" (as typed),
+    not "Nicht verstanden" because the recogniser was not listening for it."""
+    setup = parse_setup({"setup": {"mode": "game", "blind": "white"}})
+    session = GameSession(setup, load_settings(look_in_user_dir=False))
+    assert ("korrektur",) not in session.phrases_now()
+    session.handle(BlindSpeech(1000, (("Eva vier", 0.9),)))
+    assert {("korrektur",), ("zurück",)} <= session.phrases_now()
+    said = session.handle(BlindSpeech(2000, (("korrektur", 0.9),)))
+    assert [o.text for o in said if isinstance(o, Say)] == [
+        "Zu spät: die Uhr des Gegners läuft schon. Bitte den Schiedsrichter rufen."
+    ]

@@ -415,8 +415,18 @@ class GameSession(SessionBase):
         )
         for name, command_phrases in self.vocab.commands.items():
             # Answers and take-backs only while there is something to answer or take back: a
-            # request misheard as "zurück" or "ja" must not find them in the grammar.
-            if name in ANSWER_COMMANDS and not asked:
+            # request misheard as "zurück" or "ja" must not find them in the grammar. But
+            # "Korrektur" right after the player's move is heard, and told it is too late
+            # (D.2.8: the arbiter corrects it now): spoken, it was "Nicht verstanden" while
+            # typed it was answered, as the README promises. (Not on the player's own turn:
+            # there it would be one more rival of every move.)
+            late_correction = (
+                name == "correction"
+                and bool(self.sheet.entries)
+                and self.sheet.entries[-1].by == self.blind
+                and self.board.turn != color_of(self.blind)
+            )
+            if name in ANSWER_COMMANDS and not asked and not late_correction:
                 continue
             if name in EXPLORE_COMMANDS:
                 continue  # listened for whole, with their squares (explore_phrases below)
