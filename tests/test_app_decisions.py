@@ -56,6 +56,16 @@ def test_the_talk_key_is_named_after_two_not_understood_in_a_row_once_until_a_mo
     assert hint.on_outputs([miss], "white")  # after a move, again
 
 
+def test_a_request_answered_between_two_misses_breaks_the_row() -> None:
+    """A quiet room: a miss, "Zeit" answered, a miss: no reason to name the talk key."""
+    hint = TalkKeyHint()
+    miss = Refused(1, "white", "not_understood")
+    assert not hint.on_outputs([miss], "white")
+    assert not hint.on_outputs([Say(2, "Weiß zehn Minuten …", "blind")], "white")
+    assert not hint.on_outputs([miss], "white")
+    assert hint.on_outputs([miss], "white")
+
+
 def test_the_strength_is_the_suggestion_on_enter_or_yes_and_a_number_in_range(
     vocab: Vocabulary,
 ) -> None:

@@ -177,7 +177,12 @@ class TalkKeyHint:
         self.told = False
 
     def on_outputs(self, outputs: Sequence[OutputEvent], blind: Side) -> bool:
-        """Whether the hint is due now."""
+        """Whether the hint is due now. Words that were understood (a request answered)
+        break the row: a quiet room where one miss came before "Zeit" and one after is no
+        reason to name the talk key (a player's trial, session 19)."""
+        refused = any(isinstance(e, Refused) and e.by == blind for e in outputs)
+        if not refused and any(isinstance(e, Say) for e in outputs):
+            self.misses = 0
         due = False
         for event in outputs:
             if isinstance(event, MoveMade):
