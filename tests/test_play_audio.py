@@ -162,3 +162,25 @@ def test_the_clock_starts_once_the_start_up_sentences_are_said(
     (move,) = [e for e in read_journal(journal).events if isinstance(e, BlindSpeech)]
     # "Die Partie beginnt. Sie spielen Weiß." and the typing (about 3 s), not the whole start-up
     assert move.t_ms < 6000 < spoken * 1000
+
+
+def test_speech_that_names_no_legal_move_is_journaled_with_the_free_guess(
+    pulse: PulseAudio, tmp_path: Path
+) -> None:
+    """The microphone hands the recogniser's free transcription of speech that fitted no
+    phrase to the game (which says why a move it names is illegal, tests/test_illegal_said.py),
+    and the journal keeps it, so a resumed game replays the same answer."""
+    from voice.rules.events import BlindSpeech
+    from voice.runtime.journal import read_journal
+
+    journal = tmp_path / "g.jsonl"
+    con = Console("play", "--no-speech", "--no-web", "--journal", str(journal))
+    try:
+        con.expect("Die Partie beginnt.")
+        speech = espeak("Das war ein guter Zug", "de", 16000, 140)
+        pulse.play(np.concatenate([speech, np.zeros(16000, dtype=np.int16)]), 16000)
+        assert con.next_line() == "Nicht verstanden."
+    finally:
+        con.close()
+    (heard,) = [e for e in read_journal(journal).events if isinstance(e, BlindSpeech)]
+    assert heard.nbest == () and heard.guess  # what Whisper wrote varies with the cut

@@ -565,8 +565,9 @@ class GameSession(SessionBase):
         ]
         heard = [h for h in heard if h.words]
         if not heard:
-            self.tell(out, t, "not_understood")
-            out.add(Refused(t, self.blind, "not_understood"))  # as when the words fit no move
+            if not self._explain_guess(event.guess, t, out):
+                self.tell(out, t, "not_understood")
+                out.add(Refused(t, self.blind, "not_understood"))  # as when the words fit no move
             return
         picked = self._picked_by_difference(heard[0].words)
         if picked is not None:
@@ -620,6 +621,31 @@ class GameSession(SessionBase):
             return
         if not self._ask_promotion(heard[0].words, result, t, out):
             self._undecided(result, t, out)
+
+    def _explain_guess(self, guess: str, t: int, out: Outputs) -> bool:
+        """Speech that fitted no phrase of the position, whose free transcription names a move
+        that is illegal here: say why ("Der König steht im Schach", 6.5 of docs/rules.md)
+        rather than "Nicht verstanden". The recogniser listens for legal moves only, so an
+        illegal move said clearly was never explained by voice, though typed it was. The guess
+        never makes a move or a command; a guess that names a legal move or nothing clear stays
+        "Nicht verstanden", and it is no illegal attempt (7.5): the player may have said
+        something else."""
+        words = self.vocab.normalize(guess)
+        if not words or self.pending is not None or self.clock.paused or not self.hears_moves():
+            return False
+        if read_command(words, self.vocab, numbers=False) is not None:
+            return False
+        result = match_move(
+            self.board, [Hypothesis(words, 1.0)], self.vocab, self.settings.matching
+        )
+        refusal = result.refusal
+        if result.decision != Decision.REJECT or refusal is None:
+            return False
+        if refusal.reason in _NOT_AN_ATTEMPT:
+            return False
+        self.emit(out, Say(t, refusal.text(self.language), "blind"))
+        out.add(Refused(t, self.blind, refusal.reason))
+        return True
 
     def _surely(self, top: Hypothesis) -> bool:
         """Heard as surely as a move played at once (``[matching] accept_confidence``): what an

@@ -13,6 +13,7 @@ Script line formats (JSON objects, one per line)::
                "laws": "2023"|"2018"|"2001"}}
     {"t": 12.5, "blind": "Springer Felix drei"}
     {"t": 12.5, "blind_nbest": [["springer felix drei", 0.9], ["springer felix zwei", 0.4]]}
+    {"t": 13.0, "blind_nbest": [], "guess": "Dame Hector fünf"}   (no phrase fitted)
     {"t": 20.0, "sighted": "e7e5"}            (UCI or SAN)
     {"t": 21.0, "key": "time"}
     {"t": 30.0, "arbiter": {"action": "add_time", "side": "white", "seconds": 120}}
@@ -82,10 +83,16 @@ class Setup:
 
 @dataclass(frozen=True)
 class BlindSpeech:
-    """What the blind player was heard to say: an n-best list of (text, confidence)."""
+    """What the blind player was heard to say: an n-best list of (text, confidence).
+
+    ``guess``: when no phrase of the position fitted (empty n-best), the recogniser's free
+    transcription, if it had one. It never makes a move or a command; it only lets the game
+    say why a move the player named is illegal ("Der König steht im Schach") instead of "Nicht
+    verstanden": the recogniser listens for legal moves only (docs/speech.md §1)."""
 
     t_ms: int
     nbest: tuple[tuple[str, float], ...]
+    guess: str = ""
 
 
 @dataclass(frozen=True)
@@ -358,7 +365,10 @@ def parse_input(obj: dict[str, Any]) -> InputEvent:
             raise ScriptError(
                 '"blind_nbest" must be a list of [TEXT, CONFIDENCE] pairs, confidences 0 to 1'
             )
-        return BlindSpeech(t, tuple((str(text), float(conf)) for text, conf in nbest))
+        guess = obj.get("guess", "")
+        if not isinstance(guess, str):
+            raise ScriptError('"guess" must be a text in quotes')
+        return BlindSpeech(t, tuple((str(text), float(conf)) for text, conf in nbest), guess)
     if "sighted" in obj:
         return SightedMove(t, str(obj["sighted"]))
     if "key" in obj:
@@ -394,8 +404,10 @@ def input_to_json(event: InputEvent) -> dict[str, Any]:
     match event:
         case BlindSpeech(nbest=nbest) if len(nbest) == 1 and nbest[0][1] == 1.0:
             out["blind"] = nbest[0][0]
-        case BlindSpeech(nbest=nbest):
+        case BlindSpeech(nbest=nbest, guess=guess):
             out["blind_nbest"] = [[text, conf] for text, conf in nbest]
+            if guess:
+                out["guess"] = guess
         case SightedMove(move=move):
             out["sighted"] = move
         case KeyPress(key=key):

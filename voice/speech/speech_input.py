@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import re
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -80,6 +81,7 @@ class SpeechInput:
         self._recent: deque[tuple[Heard, np.ndarray]] = deque(maxlen=_RECENT)
         self._faint = FaintVoice(vocab)
         self._on_faint: Callable[[], None] | None = None
+        self._on_guess: Callable[[str], None] | None = None
 
     def describe(self, language: str) -> str:
         """ "Spracherkennung PocketSphinx … am Mikrofon …" for the start-up sentence."""
@@ -168,10 +170,20 @@ class SpeechInput:
             heard = _heard(transcript)
             with self._lock:
                 self._recent.append((heard, utterance.audio))
-            deliver(heard)
+            guess = free_guess(transcript)
+            if guess and self._on_guess is not None:
+                self._on_guess(guess)
+            else:
+                deliver(heard)
             if self._faint.heard(transcript) and self._on_faint is not None:
                 self._on_faint()  # after the move it asks back: the question comes first
             give_back()  # what the decode freed, once the answer is on its way
+
+    def on_guess(self, callback: Callable[[str], None]) -> None:
+        """Call ``callback`` (from the recognition thread) instead of delivering nothing, with
+        the recogniser's free transcription of speech that fitted no phrase of the position
+        (:func:`free_guess`), so that the game can say why a move the player named is illegal."""
+        self._on_guess = callback
 
     def on_faint(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` (from the recognition thread) when the player should be told that
@@ -260,6 +272,17 @@ class SpeechInput:
             from voice.speech.recognizers.second_opinion import retire
 
             retire(waiting, self.recognizer)
+
+
+def free_guess(transcript: Transcript) -> str:
+    """The first sentence of the recogniser's free transcription of speech it refused as no
+    phrase of the position ("Hector drei." of "Hector drei. Hector zwei."); empty otherwise."""
+    if transcript.nbest or transcript.reason != "out-of-grammar" or not transcript.partial:
+        return ""
+    for sentence in re.split(r"[.!?]", transcript.partial):
+        if sentence.strip():
+            return sentence.strip()
+    return ""
 
 
 def _heard(transcript: Transcript) -> Heard:

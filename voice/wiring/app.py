@@ -379,6 +379,9 @@ class App:
 
         if isinstance(self.source, SpeechInput):  # a voice too faint for the room is told
             self.source.on_faint(lambda: inbox.put("faint", None))
+            # Speech that fitted no phrase, with the recogniser's free transcription: the
+            # game may say why the move it names is illegal.
+            self.source.on_guess(lambda guess: inbox.put("guessed", guess))
         self.source.start(lambda heard: inbox.put(kind, heard), lambda: inbox.put("end"))
         if self.keys is not None:
             self.keys.start(lambda key: inbox.put("key", key), lambda: inbox.put("end"))
@@ -534,6 +537,8 @@ class App:
             if kind == "faint":
                 self.tell("faint_hint")
                 continue
+            if kind == "guessed":  # nothing the question takes: not understood
+                kind, value = "heard", ()
             if kind == "key" and value == "enter":
                 value = ()  # Enter alone takes the suggestion
             elif kind not in ("typed", "heard") or (kind == "heard" and not spoken):
@@ -860,6 +865,10 @@ class App:
             if kind == "faint":
                 self.tell("faint_hint")
                 continue
+            if kind == "guessed":
+                self.quit_guard.spoken()
+                await self.host.submit(_speech((), value))
+                continue
             if kind not in ("typed", "heard"):
                 continue  # e.g. the web page's approval, after the terminal had approved
             heard: Heard = value
@@ -948,8 +957,8 @@ class App:
 # -- helpers ----------------------------------------------------------------------------------
 
 
-def _speech(heard: Heard) -> Callable[[int], InputEvent]:
+def _speech(heard: Heard, guess: str = "") -> Callable[[int], InputEvent]:
     def make(t_ms: int) -> InputEvent:
-        return BlindSpeech(t_ms, heard)
+        return BlindSpeech(t_ms, heard, guess)
 
     return make
