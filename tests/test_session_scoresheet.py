@@ -55,8 +55,9 @@ def test_pgn_has_headers_clock_on_every_move_offers_and_termination(settings: Se
     }
     nodes = list(game.mainline())
     assert [node.san() for node in nodes] == ["d4", "Nf6", "c4", "e6"]
-    # The mover's time after the move, increment included: 5400 - 30 + 30 for White's first.
-    assert [node.clock() for node in nodes] == [5400.0, 5365.0, 5374.5, 5345.5]
+    # The mover's time after the move, increment included: 5400 - 30 + 30 for White's first;
+    # in whole seconds, as a clock shows them (5374.5 is "1:29:34").
+    assert [node.clock() for node in nodes] == [5400.0, 5365.0, 5374.0, 5345.0]
     assert "(=)" in nodes[1].comment  # Black offered a draw after 1... Nf6
     assert "(=)" not in nodes[0].comment
     assert says(out, "blind", 201.0) == [

@@ -117,7 +117,9 @@ class Scoresheet:
         node: chess.pgn.GameNode = game
         for entry in self.entries:
             node = node.add_variation(chess.Move.from_uci(entry.uci))
-            node.set_clock(entry.clock_ms / 1000)
+            # Whole seconds, as a clock shows them ("0:14:30", not "0:14:30.982" beside
+            # "0:00:00"): the usual [%clk] form, which readers of the PGN expect.
+            node.set_clock(entry.clock_ms // 1000)
             if entry.ply in self.offers:
                 node.comment = f"{node.comment} (=)".strip()
         if self.result != "*" and self.reason:  # in words a reader of the PGN knows
