@@ -76,8 +76,43 @@ def _sounddevice() -> ModuleType:
         import sounddevice
     except OSError:
         raise PortAudioMissing() from None
+    _quiet_alsa()
     module: ModuleType = sounddevice  # untyped library: Any until given its name here
     return module
+
+
+_ALSA_HANDLER: Any = None  # kept alive: ALSA calls it for as long as the process runs
+
+
+def _quiet_alsa() -> None:
+    """Keep ALSA's own messages off the terminal ("ALSA lib pcm.c:8570:(snd_pcm_recover)
+    underrun occurred"): a screen reader reads them out between the game's lines, and they
+    mean nothing to a player. They go to the debug log instead (file, line and function; the
+    message's arguments cannot be read portably). Without libasound (macOS) nothing to do."""
+    global _ALSA_HANDLER
+    if _ALSA_HANDLER is not None:
+        return
+    import ctypes
+    import ctypes.util
+    import logging
+
+    name = ctypes.util.find_library("asound")
+    if name is None:
+        return
+    try:
+        alsa = ctypes.CDLL(name)
+    except OSError:
+        return
+    log = logging.getLogger(__name__)
+    handler_type = ctypes.CFUNCTYPE(
+        None, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p
+    )
+
+    def to_log(file: bytes, line: int, function: bytes, err: int, fmt: bytes) -> None:
+        log.debug("ALSA %s:%d (%s) %s", file, line, function, fmt)
+
+    _ALSA_HANDLER = handler_type(to_log)
+    alsa.snd_lib_error_set_handler(_ALSA_HANDLER)
 
 
 @dataclass(frozen=True)
