@@ -47,7 +47,7 @@ def test_every_valid_message_of_a_role_is_read_into_its_schema() -> None:
 
 
 def test_each_role_may_send_only_its_own_messages() -> None:
-    opponent = {"move", "draw", "resign", "call_arbiter", "sync"}
+    opponent = {"move", "draw", "resign", "call_arbiter", "flag_claim", "sync"}
     assert {name for name, model in MODELS.items() if model in ALLOWED["opponent"]} == opponent
     assert {name for name, model in MODELS.items() if model in ALLOWED["spectator"]} == {"sync"}
     assert refusal('{"type": "pause"}', "opponent") == "not_allowed"

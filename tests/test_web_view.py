@@ -124,3 +124,26 @@ def test_under_the_2001_laws_a_promotion_asked_for_its_piece_is_pending_as_a_cho
         pending = view_of(game, "opponent").pending
         assert pending is not None and pending.kind == "choose"
         assert sorted(pending.san) == sorted(["e8=Q+", "e8=R+", "e8=B", "e8=N"])
+
+
+def test_under_the_2001_laws_the_opponent_claims_the_blind_players_fallen_flag_on_the_page(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """2001 B.6: in rapid play a fallen flag counts only when the opponent claims it. The page
+    offers the claim (a button shown only then) and the claim wins the game on time."""
+    import time
+
+    from voice.web.inputs import to_event
+    from voice.web.protocol import FlagClaimIn
+
+    with live_game(settings, tmp_path, laws="2001", time_control="900") as game:
+        assert not view_of(game, "opponent").flag_claim
+        game.submit(lambda t: ArbiterAction(t, "set_time", {"side": "white", "seconds": 1}))
+        time.sleep(1.3)
+        assert view_of(game, "opponent").flag_claim
+        builder = GameView(game.host, game.settings, "de")
+        made = game.call(lambda: to_event(FlagClaimIn(type="flag_claim"), builder))
+        game.submit(made)
+        opponent = view_of(game, "opponent")
+        assert opponent.result is not None and opponent.result.result == "0-1"
+        assert not opponent.flag_claim

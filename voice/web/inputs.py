@@ -14,6 +14,7 @@ from voice.web.protocol import (
     ARBITER_MESSAGES,
     CallArbiterIn,
     DrawIn,
+    FlagClaimIn,
     Message,
     MoveIn,
     ResignIn,
@@ -52,4 +53,6 @@ def to_event(incoming: Message, game: GameView) -> EventFactory:
             return _key("resign")
         case CallArbiterIn():
             return _key("arbiter")
+        case FlagClaimIn():  # the session says when there is no flag to claim
+            return _key("flag_claim")
     raise TypeError(f"no event for {incoming!r}")

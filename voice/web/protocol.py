@@ -96,6 +96,13 @@ class CallArbiterIn(Message):
     type: Literal["call_arbiter"]
 
 
+class FlagClaimIn(Message):
+    """The blind player's flag has fallen in rapid or blitz under the 2001 Laws, where it
+    counts only when the opponent claims it (B.6)."""
+
+    type: Literal["flag_claim"]
+
+
 class SyncIn(Message):
     """Ask for the full state again (any role)."""
 
@@ -198,7 +205,13 @@ class ApproveSetupIn(Message):
     type: Literal["approve_setup"]
 
 
-OPPONENT_MESSAGES: tuple[type[Message], ...] = (MoveIn, DrawIn, ResignIn, CallArbiterIn)
+OPPONENT_MESSAGES: tuple[type[Message], ...] = (
+    MoveIn,
+    DrawIn,
+    ResignIn,
+    CallArbiterIn,
+    FlagClaimIn,
+)
 ARBITER_MESSAGES: tuple[type[Message], ...] = (
     PauseIn,
     ResumeIn,
@@ -344,6 +357,7 @@ class View(Message):
     legal: list[str] | None = None
     legal_san: dict[str, str] | None = None  # each legal move as a chess player writes it
     self_check: list[str] | None = None  # moves refused only because the own king is left in check
+    flag_claim: bool | None = None  # the blind player's fallen flag counts once claimed (2001 B.6)
     profile: str | None = None
     laws: str | None = None  # the FIDE Laws edition (voice.rules.laws)
     time_control: str | None = None

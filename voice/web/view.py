@@ -120,6 +120,12 @@ class GameView:
             view["legal"] = self._legal(state)
             view["legal_san"] = {uci: self._san(uci) for uci in view["legal"]}
             view["self_check"] = self._self_check() if view["legal"] else []
+            session = self.session
+            view["flag_claim"] = (
+                result is None
+                and session.laws.flag_needs_claim(session.control)
+                and session.clock.is_down(self.blind)
+            )
         if role == "arbiter":
             view["profile"] = state["profile"]
             view["laws"] = state["laws"]

@@ -17,6 +17,7 @@
     decline: document.getElementById("decline-draw"),
     resign: document.getElementById("resign"),
     arbiter: document.getElementById("call-arbiter"),
+    flag: document.getElementById("claim-flag"),
   };
   const clockTop = document.getElementById("clock-top");
   const clockBottom = document.getElementById("clock-bottom");
@@ -240,6 +241,7 @@
   buttons.accept.addEventListener("click", () => act({ type: "draw", action: "accept" }));
   buttons.decline.addEventListener("click", () => act({ type: "draw", action: "decline" }));
   buttons.arbiter.addEventListener("click", () => act({ type: "call_arbiter" }));
+  buttons.flag.addEventListener("click", () => act({ type: "flag_claim" }));
   buttons.resign.addEventListener("click", () => confirmResign.showModal());
   document.getElementById("resign-no").addEventListener("click", () => confirmResign.close());
   document.getElementById("resign-yes").addEventListener("click", () => {
@@ -260,6 +262,7 @@
     buttons.decline.hidden = !offerFromBlind || over;
     buttons.resign.disabled = over;
     buttons.arbiter.disabled = over;
+    buttons.flag.hidden = !view.flag_claim;  // 2001 B.6: the blind player's flag, unclaimed
   }
 
   function renderLastBlind() {
