@@ -387,3 +387,24 @@ def test_a_second_resume_of_a_running_game_is_refused_in_one_sentence(tmp_path: 
         first.close()
     events = read_journal(journal).events
     assert [e.nbest[0][0] for e in events if isinstance(e, BlindSpeech)] == ["Eva vier", "Zeit"]
+
+
+def test_a_file_system_without_locks_still_keeps_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """NFS without its lock daemon answers flock with ENOLCK: the game is played unlocked
+    rather than refused (a new game was refused and left an empty file that then 'existed
+    already'; a resume was 'unreadable')."""
+    import errno
+    import fcntl
+
+    def no_locks(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    path = tmp_path / "game.jsonl"
+    with Journal.create(path, Setup()) as journal:
+        journal.append(SightedMove(1000, "e2e4"))
+    again, contents = Journal.reopen(path)
+    again.close()
+    assert len(contents.events) == 1

@@ -155,6 +155,11 @@ def _lock(handle: IO[bytes], path: Path) -> None:
     except BlockingIOError:
         handle.close()
         raise JournalInUse(path) from None
+    except OSError as error:
+        if error.errno in (errno.ENOLCK, errno.EOPNOTSUPP, errno.EINVAL):
+            return  # a file system without locks (NFS without its lock daemon): play unlocked
+        handle.close()
+        raise
 
 
 class Journal:
@@ -194,16 +199,19 @@ class Journal:
         handle = path.open("r+b")
         _lock(handle, path)
         try:
-            contents = read_journal(path)
+            # Read through the locked handle: on NFS the lock is a POSIX lock, which closing
+            # any other descriptor of the file would release.
+            data = handle.read()
+            contents = parse_journal(data, str(path))
+            handle.truncate(contents.good_bytes)
+            handle.seek(contents.good_bytes)
+            if contents.good_bytes and not data[: contents.good_bytes].endswith(b"\n"):
+                handle.write(b"\n")  # a complete last object whose newline never reached disk
+            handle.flush()
+            os.fsync(handle.fileno())
         except BaseException:
             handle.close()
             raise
-        handle.truncate(contents.good_bytes)
-        handle.seek(contents.good_bytes)
-        if contents.good_bytes and not path.read_bytes()[: contents.good_bytes].endswith(b"\n"):
-            handle.write(b"\n")  # a complete last object whose newline never reached the disk
-        handle.flush()
-        os.fsync(handle.fileno())
         return cls(path, handle), contents
 
     def append(self, event: InputEvent) -> None:
