@@ -83,7 +83,12 @@ def test_a_tournament_plan_becomes_a_tournament_setup_with_its_language_and_date
     assert setup.profile == "tournament" and setup.time_control == "900+10"
     assert setup.language == "en" and setup.laws == "2018"
     kept = setup.extra.pop("settings")
-    assert setup.extra == {"app": "assist", "date": "2026.11.26", "deaf_opponent": True}
+    assert setup.extra == {
+        "app": "assist",
+        "date": "2026.11.26",
+        "deaf_opponent": True,
+        "revision": 19,  # the rules it is played by, kept for its replay
+    }
     assert kept["vocabulary"]["rank_words"][0] == "eins"  # replayed with the same words
     preset = new_setup(Plan(mode="play", control="rapid"), settings, "de", "2026.11.26")
     assert preset.time_control == "900+10"  # a preset kept as what it stood for

@@ -270,3 +270,20 @@ def test_6_10_2_a_clock_correction_that_leaves_no_time_is_refused_not_a_flag(
     assert says(out, "all", 12.0) == ["Schiedsrichter: Schwarz hat jetzt neun Minuten."]
     assert clock_at(out, 13.0)["black"] == 600.0
     assert [r for r in results(out) if r["t"] <= 14.0] == [] and moves(out) == ["e2e4"]
+
+
+def test_a_journal_of_the_rules_before_replays_a_correction_to_zero_as_it_was_played(
+    settings: Settings,
+) -> None:
+    """Written by the app before revision 19 (a set-up with its settings, no revision), such
+    a journal ended on time when the arbiter took all the time: it must come back so."""
+    out = run_text(
+        """
+        {"setup": {"mode": "game", "profile": "tournament", "time_control": "600", "app": "assist", "settings": {}}}
+        {"t": 0, "arbiter": {"action": "approve_setup"}}
+        {"t": 10, "arbiter": {"action": "add_time", "side": "black", "seconds": -600}}
+        {"t": 14, "blind": "Eva vier"}
+        """,  # noqa: E501
+        settings,
+    )
+    assert [(r["t"], r["result"]) for r in results(out)] == [(14.0, "1-0")]

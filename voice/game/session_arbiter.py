@@ -132,7 +132,7 @@ class ArbiterDesk:
                 game.to_arbiter(out, t, "arbiter.setup_approved")
 
     def _leaves_time(self, side: Side, ms: int) -> None:
-        if not self.game.legacy:  # journals written before session 18 replay as played
+        if self.game.revision >= 19:  # older journals replay as they were played
             leaves_time(side, ms)
 
     def _time_changed(self, side: Side, key: str, t: int, out: Outputs) -> None:

@@ -215,10 +215,12 @@ class SessionBase:
         self.offer: DrawOffer | None = None
         self.stopped_by: Side | Literal["arbiter"] | None = None
         """Who stopped the clock (6.11): a player calling the arbiter, or the arbiter."""
-        self.legacy = "app" in extra and "settings" not in extra
-        """A journal the app wrote before its set-up line kept the settings (session 18): it
-        replays under the rules it was played with, so that no refused input takes effect on
-        resume (the opponent's draw button claiming, "Pause" starting the clock at home)."""
+        self.revision = _revision(extra)
+        """Which rules the game was played under (:data:`REVISION`): a journal replays under
+        its own, so that no input takes another effect on resume than it had."""
+        self.legacy = self.revision < 18
+        """A journal the app wrote before its set-up line kept the settings (session 18): the
+        opponent's draw button did not claim and "Pause" did not start the clock at home."""
         self.result: Result | None = None
         self.attempts: dict[Side, int] = {"white": 0, "black": 0}
         self.illegal_moves: dict[Side, int] = {"white": 0, "black": 0}
@@ -550,6 +552,24 @@ def _setup_value(extra: dict[str, Any], key: str, default: float) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 10:
         raise ScriptError(f"setup.{key} must be a number of seconds from 0 to 10, not {value!r}")
     return float(value)
+
+
+REVISION = 19
+"""The rules this code plays by, written into the app's journals (``setup.revision``) when they
+changed what an input does: 18 kept the settings, 19 refuses an arbiter's clock correction that
+leaves a player no time (6.10.2). Scripts without the app's marks play by the current rules."""
+
+
+def _revision(extra: dict[str, Any]) -> int:
+    """The revision of a set-up: its own, or for an app journal without one, 18 when it kept
+    the settings, 17 before that."""
+    if "app" not in extra:
+        value = extra.get("revision", REVISION)
+    else:
+        value = extra.get("revision", 18 if "settings" in extra else 17)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ScriptError(f"setup.revision must be a whole number, not {value!r}")
+    return value
 
 
 def _setup_flag(extra: dict[str, Any], key: str, default: bool) -> bool:

@@ -248,6 +248,7 @@ SETUP_EXTRA_KEYS = frozenset(
         "always_confirm",
         "repeat_back_check",
         "opponent_speaks",
+        "revision",
         "warn_low_time",
         "event",
         "site",

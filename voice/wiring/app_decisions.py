@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from voice.config import Settings
-from voice.game.session_base import settings_snapshot
+from voice.game.session_base import REVISION, settings_snapshot
 from voice.rules.events import (
     MoveMade,
     OutputEvent,
@@ -66,7 +66,7 @@ def new_setup(plan: Plan, settings: Settings, language: str, date: str) -> Setup
     game goes on in the language and under the Laws it began with; so is the date (the
     scoresheet's Date header).
     """
-    extra: dict[str, Any] = {"app": plan.mode, "date": date}
+    extra: dict[str, Any] = {"app": plan.mode, "date": date, "revision": REVISION}
     if plan.deaf_opponent:
         extra["deaf_opponent"] = True
     if plan.opponent == "board" and not plan.web:
