@@ -12,6 +12,7 @@ from voice.config import Settings
 from voice.runtime.journal import read_journal
 
 SETUP = '{"setup": {"mode": "game", "blind": "white", "time_control": "900+10", %s}}'
+BACK_RANK = "3r2k1/5ppp/8/8/8/8/5PPP/R2R2K1 b - - 0 30"
 
 
 def test_the_opponents_move_said_on_their_turn_is_made_and_their_clock_pressed(
@@ -80,3 +81,92 @@ def test_play_without_the_web_board_takes_both_sides_moves_and_says_so(tmp_path:
     finally:
         con.close()
     assert read_journal(journal).setup.extra["opponent_speaks"] is True
+    # Resumed without --no-web, it goes on as it began: no board page beside the voice.
+    con = Console("play", "--text", "--no-speech", "--resume", str(journal))
+    try:
+        con.expect("Sagen Sie auch die Züge Ihres Gegners")
+        con.expect("Partie fortgesetzt.")
+        con.type("Springer Felix drei")
+        con.expect("Springer Felix drei")
+        con.end_input()
+        assert con.wait() == 0
+    finally:
+        con.close()
+    assert not any("http://" in line for line in con.lines)
+
+
+def test_a_move_said_again_is_a_repeat_never_the_other_sides_move(settings: Settings) -> None:
+    """Appendix D players repeat the opponent's move aloud; with one microphone that repeat
+    must not become the next move. Rxd1+ said twice: the second is asked, not White's
+    Ra1xd1 (a reviewer's script)."""
+    out = run_text(
+        "\n".join(
+            [
+                SETUP % ('"opponent_speaks": true, "fen": ' + f'"{BACK_RANK}"'),
+                '{"t": 5, "blind": "Turm nimmt David eins Schach"}',
+                '{"t": 7, "blind": "Turm nimmt David eins Schach"}',
+            ]
+        ),
+        settings,
+    )
+    assert moves(out) == ["d8d1"]
+    assert says(out, "blind", 7.0)[0].startswith("Wiederholung oder Ihr Zug?")
+
+
+def test_a_move_said_while_the_players_move_is_asked_back_does_not_replace_it(
+    settings: Settings,
+) -> None:
+    """The opponent's reply, said while the player's move is still a question, was made as
+    the player's move (e4-e5 for the opponent's e7-e5): the question is asked again."""
+    out = run_text(
+        "\n".join(
+            [
+                SETUP % '"opponent_speaks": true',
+                '{"t": 2, "blind": "Eva vier"}',
+                '{"t": 5, "blind": "David sechs"}',
+                '{"t": 8, "blind_nbest": [["David vier", 0.3]]}',
+                '{"t": 10, "blind": "Eva fünf"}',
+                '{"t": 12, "blind": "ja"}',
+            ]
+        ),
+        settings,
+    )
+    assert says(out, "blind", 10.0) == says(out, "blind", 8.0) == ["David vier?"]
+    assert moves(out) == ["e2e4", "d7d6", "d2d4"]
+
+
+def test_remis_offers_for_the_side_that_moved_and_accepts_for_the_other(
+    settings: Settings,
+) -> None:
+    """9.1.2.1 with one microphone: "Remis" after a move offers for the side that made it; said
+    again by the other side (on its turn) it accepts, and the game is drawn."""
+    out = run_text(
+        "\n".join(
+            [
+                SETUP % '"opponent_speaks": true',
+                '{"t": 2, "blind": "Eva vier"}',
+                '{"t": 4, "blind": "Eva fünf"}',
+                '{"t": 6, "blind": "Springer Felix drei"}',
+                '{"t": 7, "blind": "Remis"}',
+                '{"t": 9, "blind": "Remis"}',
+            ]
+        ),
+        settings,
+    )
+    assert [(r["result"], r["reason"]) for r in out if "result" in r] == [("1/2-1/2", "agreement")]
+
+
+def test_aufgabe_resigns_for_the_side_to_move(settings: Settings) -> None:
+    out = run_text(
+        "\n".join(
+            [
+                SETUP % '"opponent_speaks": true',
+                '{"t": 2, "blind": "Eva vier"}',
+                '{"t": 4, "blind": "Aufgabe"}',
+                '{"t": 5, "blind": "ja"}',
+            ]
+        ),
+        settings,
+    )
+    assert [(r["result"], r["reason"]) for r in out if "result" in r] == [("1-0", "resignation")]
+    assert "Weiß gewinnt: Schwarz hat aufgegeben." in says(out, "blind", 5.0)

@@ -424,7 +424,7 @@ class GameSession(SessionBase):
                 name == "correction"
                 and bool(self.sheet.entries)
                 and self.sheet.entries[-1].by == self.blind
-                and self.board.turn != color_of(self.blind)
+                and not self.hears_moves()
             )
             if name in ANSWER_COMMANDS and not asked and not late_correction:
                 continue
@@ -599,6 +599,14 @@ class GameSession(SessionBase):
             else:
                 self.tell(out, t, "turn.not_yours")
             return
+        if self.opponent_speaks and self.pending is not None:
+            # One microphone for both players: words said while a move is asked back may be
+            # the opponent's reply, said as if the move were made. They never replace the
+            # question (as they do when only the player speaks); the question is asked again.
+            answer = self._promotion_answer(heard[0])
+            if answer is None:
+                self.tell_text(out, t, self._pending_question())
+                return
         answer = self._promotion_answer(heard[0])
         if answer is not None:
             if is_underpromotion(answer):  # Art. 4.4.4, as for a promotion said whole
@@ -880,7 +888,7 @@ class GameSession(SessionBase):
         a move must not wait, unmade, while the clock runs. Words of another move of the
         opponent count as a (wrong) repeat only when they fit better than any own move.
         """
-        if self.expect_repeat is None or not self.repeat_back:
+        if self.expect_repeat is None or not (self.repeat_back or self.opponent_speaks):
             return False
         before = self._board_before_last()
         limit = self.settings.matching.accept_cost
@@ -938,7 +946,7 @@ class GameSession(SessionBase):
         pending = self.pending
         assert isinstance(pending, PendingCorrection)
         self.pending = None
-        self.make(pending.move, self.mover(), t, out, announce_to=None)
+        self.make(pending.move, self.mover(), t, out, announce_to=None, said=True)
 
     # -- the sighted player -----------------------------------------------------------------
 
@@ -1037,7 +1045,7 @@ class GameSession(SessionBase):
                 self._accept(move, t, out)
             case PendingResign():
                 self.pending = None
-                self.draws.resign(self.blind, t, out)
+                self.draws.resign(self.mover(), t, out)  # one microphone: the side to move
             case _ if self.offer is not None and self.offer.by == self.sighted:
                 self.tell(out, t, "draw.how_to_answer")
             case _:
@@ -1177,7 +1185,21 @@ class GameSession(SessionBase):
         if command.rest:
             self.draws.claim_with_move(command.rest, t, out)
         else:
-            self.draws.draw(self.blind, t, out)
+            self.draws.draw(self._draw_side(), t, out)
+
+    def _draw_side(self) -> Side:
+        """Whose "Remis" it is. The player's own, unless one microphone serves both players
+        (:attr:`opponent_speaks`): then it answers a standing offer for the other side, claims
+        for the side to move when a claim is valid (9.2, 9.3), and otherwise offers for the
+        side that has just moved, when the Laws have offers made (9.1.2.1)."""
+        if not self.opponent_speaks:
+            return self.blind
+        to_move = side_of(self.board.turn)
+        if self.offer is not None:
+            return other(self.offer.by)
+        if self.draws.claimable(self.board):
+            return to_move
+        return other(to_move)
 
     def _cmd_resign(self, command: Command, t: int, out: Outputs) -> None:
         self._finish_window(t, out)

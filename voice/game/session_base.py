@@ -247,19 +247,30 @@ class SessionBase:
         return self.result is None and self.board.turn == color_of(self.mover())
 
     def make(
-        self, move: chess.Move, side: Side, t: int, out: Outputs, *, announce_to: Audience | None
+        self,
+        move: chess.Move,
+        side: Side,
+        t: int,
+        out: Outputs,
+        *,
+        announce_to: Audience | None,
+        said: bool = False,
     ) -> None:
-        """Make and complete a move: board, clock, scoresheet, announcement, game end."""
+        """Make and complete a move: board, clock, scoresheet, announcement, game end.
+        ``said``: its words were said already (when the correction window opened)."""
         entry = self.push(move, side, t, press=True)
         spoken = entry.spoken
         if announce_to == "blind":
             self.emit(out, Say(t, spoken, "blind"))
         out.add(MoveMade(t, entry.uci, entry.san, side, spoken))
-        if side == self.sighted:
-            if announce_to != "blind":  # said once: a move the player's input made is echoed
-                self.emit(out, Say(t, spoken, "blind"))
-            # A move the player's own input made needs no repeating back.
-            self.expect_repeat = move if self.repeat_back and not self.opponent_speaks else None
+        if side == self.sighted and announce_to != "blind" and not said:
+            self.emit(out, Say(t, spoken, "blind"))  # the opponent's move, from their board
+        if self.opponent_speaks:
+            # One microphone for both: a move said again is a repeat, never the other side's
+            # move (a recapture on the same square is asked: "Wiederholung oder Ihr Zug?").
+            self.expect_repeat = move
+        elif side == self.sighted:
+            self.expect_repeat = move if self.repeat_back else None
         else:
             self.expect_repeat = None
         if isinstance(self.pending, PendingResign) and side == self.blind:

@@ -117,6 +117,10 @@ class Draws:
         game.offer = None
         game.end_game(t, "1/2-1/2", "agreement", out)
 
+    def claimable(self, board: chess.Board) -> bool:
+        """Whether the side to move could claim a draw now (9.2, 9.3)."""
+        return self._claim_reason(board) is not None
+
     @staticmethod
     def _claim_reason(board: chess.Board) -> str | None:
         if board.is_repetition(3):

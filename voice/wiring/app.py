@@ -466,6 +466,8 @@ class App:
         # inputs is under way and is not stopped for it.
         opponent: Opponent = "engine" if setup.extra.get("opponent") == "engine" else "board"
         self.plan = replace(self.plan, mode=journal_mode(setup), opponent=opponent)
+        if setup.extra.get("opponent_speaks"):  # begun with --no-web: the opponent speaks on
+            self.plan = replace(self.plan, web=False)
         # The approval is the journal's first input (at game time zero), so a journal with
         # inputs was approved or is under way.
         self._under_way = bool(resumed.contents.events)
