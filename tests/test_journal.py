@@ -370,10 +370,11 @@ def test_a_second_resume_of_a_running_game_is_refused_in_one_sentence(tmp_path: 
         first.expect("Eva vier")
         second = Console("play", "--resume", str(journal), "--text", "--no-speech", "--no-web")
         try:
-            line = second.expect("ist schon in Gebrauch")
+            line = second.expect("ist in Gebrauch")
             assert line == (
-                f"Das Journal {journal} ist schon in Gebrauch, vielleicht läuft voice-chess "
-                "schon. Abhilfe: Strg-C beendet das andere Programm; die Partie ist gespeichert."
+                f"Das Journal {journal} ist in Gebrauch: voice-chess spielt diese Partie wohl "
+                "noch. Abhilfe: jenes Programm beenden (Strg-C in seinem Fenster; die Partie ist "
+                "gespeichert), dann fortsetzen."
             )
             assert second.wait() != 0
             assert not any("Traceback" in line for line in second.errors)

@@ -160,6 +160,10 @@ class Output:
 # -- the app ----------------------------------------------------------------------------------
 
 
+_PLAYER_INPUTS = frozenset({"key", "typed", "heard", "guessed", "interrupt"})
+"""Inbox items the player caused (a faint-voice hint or a web approval is none)."""
+
+
 @dataclass
 class _Inbox:
     """Inputs from the adapters' threads, handed to the loop in order."""
@@ -725,7 +729,9 @@ class App:
 
             self.opponent = EngineOpponent(self.host, self.engine)
         if self.resumed_announcement is not None:
-            self._show(self.resumed_announcement)
+            # Made now, not when the journal was read: the opponent's page may have moved
+            # while the start-up sentences were said.
+            self._show(self.session.resume_announcement())
         else:
             self.tell("game.begins", side=message(self.language, f"game.side.{self.session.blind}"))
         if self.source is not None:
@@ -746,7 +752,8 @@ class App:
         while not await asyncio.to_thread(speaker.wait_idle, 0.1):
             if not inbox.queue.empty():
                 waiting.append(inbox.queue.get_nowait())
-                speaker.stop()  # the player wants to go on
+                if waiting[-1][0] in _PLAYER_INPUTS:
+                    speaker.stop()  # the player wants to go on
         while not inbox.queue.empty():  # in the order they came
             waiting.append(inbox.queue.get_nowait())
         for item in waiting:
