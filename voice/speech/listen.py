@@ -60,7 +60,6 @@ _ONSET_LOUD = 6  # loud frames needed in that window
 _ONSET_VOICED = 2  # voiced loud frames needed in that window
 _MIN_VOICED = 2  # fewer voiced frames in the whole utterance: a cough or a knock, dropped
 _STILL_FRAMES = 3  # a short pause ends an utterance only when these last frames are quiet
-_RISE_DB = 6.0  # ... or no louder than the pause's quietest frame by this much (see _sounding)
 PRE_ROLL = 0.25
 """Seconds kept before the onset (soft first consonants), unless the recogniser asks more
 (:attr:`voice.speech.recognizers.Recognizer.pre_roll_s`)."""
@@ -320,24 +319,18 @@ class EndPointer:
         return None
 
     def _sounding(self, speech: list[_Frame]) -> bool:
-        """Whether sound is coming back after the pause: the latest frames loud above the
-        room's floor and louder again than the quietest frame of the pause. The words may go
-        on, and a short pause must not end the utterance in the middle of a word: SVOX Pico's
-        "Springer Felix drei" has 0.28 s of "dr" 20-40 dB below its loudest vowel (a pause by
-        the peak rule), the completion check heard "… Felix dr" as the whole phrase, the
-        utterance ended there, and the rest of "drei" came as a second utterance, "felix drei"
-        (a pawn move) at 0.84. A hall's reverberation only fades, so it does not hold the
-        utterance open (a check on loudness alone cost 0.34 s per move there); nor is this
-        asked of speech over our own voice, which only looks for "Stopp". The full pause
-        (``end_of_utterance``) still ends an utterance that other talkers keep loud."""
-        pause = speech[self._last_loud + 1 :]
-        if not pause:
-            return False
-        quietest = min(f.level for f in pause)
-        return any(
-            self.loud(f, _ONSET_DB) and f.level >= quietest + _RISE_DB
-            for f in speech[-_STILL_FRAMES:]
-        )
+        """Whether the latest frames are still loud above the room's floor (loud enough to
+        start an utterance), though far below the loudest (the peak rule counts them as a
+        pause): the words may go on. A short pause must not end the utterance in the middle of
+        a word: SVOX Pico's "Springer Felix drei" has 0.28 s of "dr" 20-40 dB below its loudest
+        vowel, the completion check heard "… Felix dr" as the whole phrase, the utterance
+        ended there, and the rest of "drei" came as a second utterance, "felix drei" (a pawn
+        move) at 0.84. In a hall the reverberation between words holds the utterance open
+        until the full pause (a reviewer measured 0.34 s more per move there); ending at the
+        first short pause instead, as a rule that waited only for sound coming back did, cut
+        "Dame David | zwei" and played "Dame David eins" on the report voices (docs/speech.md
+        §4c). Speech over our own voice, which only looks for "Stopp", is not held."""
+        return any(self.loud(f, _ONSET_DB) for f in speech[-_STILL_FRAMES:])
 
     def _raise_peak(self, index: int) -> None:
         speech = self._speech

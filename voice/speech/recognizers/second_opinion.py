@@ -28,7 +28,8 @@ the vote plays 32 of 48 in quiet, 18 of 34 in pink noise at 10 dB, 6 of 25 in th
 17 accented, none in babble (PocketSphinx hears nothing there); of the 11 wrong moves Whisper
 asked back, none. Of the moves Whisper offered or refused, the agreement asks back 11 of 26 in
 quiet, 18 of 41 in pink noise, 2 of 13 in the hall, 6 of 26 accented, all 37 right. Report
-voices: docs/speech.md §5a.
+voices: docs/speech.md §5a. (Those figures predate session 19's rule that Whisper's free guess
+must have reached the phrase's last word; its effect: docs/speech.md §4c.)
 
 PocketSphinx runs only where it may change the answer (:func:`asked_back`, :func:`doubted`):
 that answer comes about one PocketSphinx decode later (about 0.15 s), the others as before.
