@@ -170,3 +170,65 @@ def test_aufgabe_resigns_for_the_side_to_move(settings: Settings) -> None:
     )
     assert [(r["result"], r["reason"]) for r in out if "result" in r] == [("1-0", "resignation")]
     assert "Weiß gewinnt: Schwarz hat aufgegeben." in says(out, "blind", 5.0)
+
+
+def test_aufgabe_while_a_move_is_asked_back_brings_the_question_again(
+    settings: Settings,
+) -> None:
+    """Black's "Aufgabe" during White's question resigned for White (a player's trial)."""
+    out = run_text(
+        "\n".join(
+            [
+                SETUP % '"opponent_speaks": true',
+                '{"t": 2, "blind": "Eva vier"}',
+                '{"t": 4, "blind": "Eva fünf"}',
+                '{"t": 6, "blind_nbest": [["springer felix drei", 0.4]]}',
+                '{"t": 7, "blind": "Aufgabe"}',
+                '{"t": 8, "blind": "ja"}',
+            ]
+        ),
+        settings,
+    )
+    assert says(out, "blind", 7.0) == ["Springer Felix drei?"]
+    assert moves(out) == ["e2e4", "e7e5", "g1f3"]
+    assert not [line for line in out if line.get("reason") == "resignation"]
+
+
+def test_a_short_repeat_of_the_move_just_made_is_asked_not_played_for_the_other_side(
+    settings: Settings,
+) -> None:
+    """ "Turm David eins" after Rad1 (a rook on f1 too) fits White's move only loosely, and
+    Black's Rxd1 exactly: it was played for Black (a player's trial)."""
+    out = run_text(
+        "\n".join(
+            [
+                SETUP % '"opponent_speaks": true, "fen": "3r2k1/5ppp/8/8/8/8/5PPP/R4RK1 w - - 0 1"',
+                '{"t": 1, "blind": "Turm Anna David eins"}',
+                '{"t": 3, "blind": "Turm David eins"}',
+            ]
+        ),
+        settings,
+    )
+    assert moves(out) == ["a1d1"]
+    assert says(out, "blind", 3.0)[0].startswith("Wiederholung oder Ihr Zug?")
+
+
+def test_an_unsure_remis_does_not_accept_an_offer(settings: Settings) -> None:
+    """A "Remis" heard at 0.05 accepted the opponent's offer and ended the game; as for an
+    unsure "ja", nothing happens (also with the web board)."""
+    out = run_text(
+        "\n".join(
+            [
+                SETUP % '"profile": "home"',
+                '{"t": 2, "blind": "Eva vier"}',
+                '{"t": 4, "sighted": "e7e5"}',
+                '{"t": 5, "key": "sighted:draw_offer"}',
+                '{"t": 6, "blind_nbest": [["remis", 0.05], ["partie", 0.01]]}',
+                '{"t": 7, "blind": "Remis"}',
+            ]
+        ),
+        settings,
+    )
+    results = [(r["t"], r["reason"]) for r in out if "result" in r]
+    assert results == [(7.0, "agreement")]
+    assert says(out, "blind", 6.0) == ["Nicht verstanden."]

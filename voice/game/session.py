@@ -100,6 +100,12 @@ __all__ = [
 ]
 
 # Refusal reasons that are not an attempt at an illegal move (the words were too vague).
+_SHORT_REPEAT = 0.45
+"""With one microphone (:attr:`GameSession.opponent_speaks`): how far words may be from the move
+just made and still be its repeat: one word left out that people leave out (the departure
+file, "Bauer", the capture word: 0.4), never a word said differently ("Eva fünf" after "Eva
+vier" is a move)."""
+
 _NOT_AN_ATTEMPT = frozenset({"say_whole_move", "several_can_reach", "which_piece", "game_over"})
 
 # Commands that only ask for information: harmless when misheard, and still useful after the end.
@@ -576,6 +582,10 @@ class GameSession(SessionBase):
         numbers = self._numbers_choose()
         command = read_command(heard[0].words, self.vocab, numbers=numbers)
         if command is not None:
+            if self._waits_for_the_answer(command, t, out):
+                return
+            if self._draw_unsure(command, heard[0], t, out):
+                return
             if not self._answer_unsure(command, heard[0], t, out):
                 self._command(command, t, out)
             return
@@ -599,7 +609,14 @@ class GameSession(SessionBase):
             else:
                 self.tell(out, t, "turn.not_yours")
             return
-        if self.opponent_speaks and self.pending is not None:
+        if (
+            self.opponent_speaks
+            and self.pending is not None
+            and not isinstance(
+                self.pending,
+                PendingRepeatOrMove,  # its own words again make the move
+            )
+        ):
             # One microphone for both players: words said while a move is asked back may be
             # the opponent's reply, said as if the move were made. They never replace the
             # question (as they do when only the player speaks); the question is asked again.
@@ -668,6 +685,36 @@ class GameSession(SessionBase):
             self._accept(move, t, out)
         else:
             self._ask_confirm(move, t, out)
+
+    def _waits_for_the_answer(self, command: Command, t: int, out: Outputs) -> bool:
+        """One microphone for both players (:attr:`opponent_speaks`): while a move is asked
+        back, "Aufgabe" or "Remis" may be the other player's, said as if the move were made;
+        a resignation or an offer for the wrong side must not come of it (a player's trial:
+        Black's "Aufgabe" during White's question resigned for White). The question comes
+        again; answers and requests are taken as usual."""
+        if not self.opponent_speaks or self.pending is None:
+            return False
+        if command.name not in ("resign", "draw"):
+            return False
+        self.tell_text(out, t, self._pending_question())
+        return True
+
+    def _draw_unsure(self, command: Command, top: Hypothesis, t: int, out: Outputs) -> bool:
+        """ "Remis" heard unsurely where it would end the game (an offer standing to accept, or
+        a valid claim): nothing happens and the player is told, as for an unsure "ja". A word
+        at 0.05 confidence accepted a draw (a player's trial); a move once heard unsurely is
+        asked back, and a game's end must not be easier to cause than a move."""
+        if command.name != "draw" or command.rest or self._surely(top):
+            return False
+        side = self._draw_side()
+        ends = (self.offer is not None and self.offer.by != side) or (
+            self.board.turn == color_of(side) and self.draws.claimable(self.board)
+        )
+        if not ends:
+            return False
+        self.tell(out, t, "not_understood")
+        out.add(Refused(t, self.blind, "not_understood"))
+        return True
 
     def _answer_unsure(self, command: Command, top: Hypothesis, t: int, out: Outputs) -> bool:
         """Whether an answer that makes a move or resigns, heard unsurely, was dealt with here.
@@ -892,12 +939,22 @@ class GameSession(SessionBase):
             return False
         before = self._board_before_last()
         limit = self.settings.matching.accept_cost
+        if self.opponent_speaks:
+            limit = max(limit, _SHORT_REPEAT)
         ranked = rank_phrases(heard, phrase_table(before, self.vocab).phrases, self.vocab, limit)
         if not ranked:
             return False
         repeated, cost, _ = ranked[0]
         actual = self.expect_repeat
         own = self._best_cost(result)
+        if self.opponent_speaks:
+            # One microphone: words that fit the move just made at all are taken for its
+            # repeat, even where they fit another move of that side as well ("Turm David eins"
+            # after Rad1, with a rook on f1 too): Black's Rxd1 was played from White's short
+            # repeat (a player's trial).
+            fits = [c for move, c, _ in ranked if move == actual]
+            if fits:
+                repeated, cost, own = actual, min(fits), max(own, min(fits))
         if not (cost < own or (repeated == actual and cost <= own)):
             return False
         self.expect_repeat = None
@@ -1105,7 +1162,9 @@ class GameSession(SessionBase):
             case PendingConfirm() | PendingChoice() | PendingRepeatOrMove() | PendingPromotion():
                 self.pending = None
                 self.tell(out, t, "confirm.discarded")
-            case _ if self.sheet.entries and self.sheet.entries[-1].by == self.blind:
+            case _ if self.sheet.entries and (
+                self.sheet.entries[-1].by == self.blind or self.opponent_speaks
+            ):
                 self.tell(out, t, "correction.too_late")
             case _:
                 self.tell(out, t, "correction.nothing")
@@ -1197,8 +1256,10 @@ class GameSession(SessionBase):
         to_move = side_of(self.board.turn)
         if self.offer is not None:
             return other(self.offer.by)
-        if self.draws.claimable(self.board):
-            return to_move
+        if not self.sheet.entries and self.draws.claimable(self.board):
+            return to_move  # no move yet to offer after (a set-up position)
+        # An offer for the side that has just moved, never a claim made in the other side's
+        # name (9.2: only the player to move claims, and says so: "Remis" with the move).
         return other(to_move)
 
     def _cmd_resign(self, command: Command, t: int, out: Outputs) -> None:
