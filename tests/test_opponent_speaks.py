@@ -135,11 +135,12 @@ def test_a_move_said_while_the_players_move_is_asked_back_does_not_replace_it(
     assert moves(out) == ["e2e4", "d7d6", "d2d4"]
 
 
-def test_remis_offers_for_the_side_that_moved_and_accepts_for_the_other(
+def test_remis_offers_for_the_side_that_moved_and_is_accepted_by_the_other_named(
     settings: Settings,
 ) -> None:
-    """9.1.2.1 with one microphone: "Remis" after a move offers for the side that made it; said
-    again by the other side (on its turn) it accepts, and the game is drawn."""
+    """9.1.2.1 with one microphone: "Remis" after a move offers for the side that made it; a
+    second "Remis" may be the other side accepting or the same player again, so it is asked
+    back naming the side that would accept ("Schwarz: Remis annehmen?")."""
     out = run_text(
         "\n".join(
             [
@@ -149,11 +150,34 @@ def test_remis_offers_for_the_side_that_moved_and_accepts_for_the_other(
                 '{"t": 6, "blind": "Springer Felix drei"}',
                 '{"t": 7, "blind": "Remis"}',
                 '{"t": 9, "blind": "Remis"}',
+                '{"t": 11, "blind": "ja"}',
             ]
         ),
         settings,
     )
-    assert [(r["result"], r["reason"]) for r in out if "result" in r] == [("1/2-1/2", "agreement")]
+    assert says(out, "all", 7.0) == ["Weiß bietet Remis an."]
+    assert says(out, "blind", 9.0) == ["Schwarz: Remis annehmen? Sagen Sie ja oder nein."]
+    assert [(r["t"], r["result"], r["reason"]) for r in out if "result" in r] == [
+        (11.0, "1/2-1/2", "agreement")
+    ]
+
+
+def test_aufgabe_names_the_side_that_would_resign(settings: Settings) -> None:
+    """The player who has just moved may say "Aufgabe" too: the question names the side to
+    move, so "nein" catches it."""
+    out = run_text(
+        "\n".join(
+            [
+                SETUP % '"opponent_speaks": true',
+                '{"t": 2, "blind": "Eva vier"}',
+                '{"t": 4, "blind": "Aufgabe"}',
+                '{"t": 5, "blind": "nein"}',
+            ]
+        ),
+        settings,
+    )
+    assert says(out, "blind", 4.0) == ["Schwarz: Wirklich aufgeben? Sagen Sie ja oder nein."]
+    assert not [line for line in out if line.get("reason") == "resignation"]
 
 
 def test_aufgabe_resigns_for_the_side_to_move(settings: Settings) -> None:
@@ -232,3 +256,40 @@ def test_an_unsure_remis_does_not_accept_an_offer(settings: Settings) -> None:
     results = [(r["t"], r["reason"]) for r in out if "result" in r]
     assert results == [(7.0, "agreement")]
     assert says(out, "blind", 6.0) == ["Nicht verstanden."]
+
+
+def test_an_unsure_claim_with_its_move_is_not_taken(settings: Settings) -> None:
+    """A claim names the move that is made when it fails (9.2.1.1): heard at 0.1 it made Nf3."""
+    out = run_text(
+        "\n".join(
+            [
+                SETUP % '"profile": "home"',
+                '{"t": 2, "blind": "Eva vier"}',
+                '{"t": 4, "sighted": "e7e5"}',
+                '{"t": 6, "blind_nbest": [["remis springer felix drei", 0.1]]}',
+            ]
+        ),
+        settings,
+    )
+    assert moves(out) == ["e2e4", "e7e5"]
+    assert says(out, "blind", 6.0) == ["Nicht verstanden."]
+
+
+def test_a_journal_of_the_rules_before_takes_an_unsure_remis_as_it_did(
+    settings: Settings,
+) -> None:
+    """Revision 19 and older journals replay as they were played: there an unsure "Remis"
+    accepted the offer (a reviewer's finding: the game came back running)."""
+    out = run_text(
+        "\n".join(
+            [
+                '{"setup": {"mode": "game", "blind": "white", "app": "play", "settings": {}}}',
+                '{"t": 2, "blind": "Eva vier"}',
+                '{"t": 5, "sighted": "e7e5"}',
+                '{"t": 11, "key": "sighted:draw_offer"}',
+                '{"t": 12, "blind_nbest": [["remis", 0.3]]}',
+            ]
+        ),
+        settings,
+    )
+    assert [(r["t"], r["reason"]) for r in out if "result" in r] == [(12.0, "agreement")]

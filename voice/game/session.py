@@ -45,6 +45,7 @@ from voice.game.session_base import (
     PendingChoice,
     PendingConfirm,
     PendingCorrection,
+    PendingDrawAccept,
     PendingPromotion,
     PendingRepeatOrMove,
     PendingResign,
@@ -324,13 +325,24 @@ class GameSession(SessionBase):
                 )
             case PendingCorrection(spoken=spoken):
                 return spoken
-            case PendingResign():
-                return game_message(self.language, "resign.question", **self.command_words)
+            case PendingResign(side=side):
+                question = game_message(self.language, "resign.question", **self.command_words)
+                return self._for_side(side, question)
+            case PendingDrawAccept(side=side):
+                question = game_message(self.language, "draw.accept_question", **self.command_words)
+                return self._for_side(side, question)
             case PendingRepeatOrMove():
                 return game_message(self.language, "repeat_or_move.question", **self.command_words)
             case PendingPromotion():
                 return game_message(self.language, "promotion.question", **self._promotion_words())
         return ""
+
+    def _for_side(self, side: Side | None, question: str) -> str:
+        """ "Schwarz: Wirklich aufgeben? …": a question the side it is for must answer, where
+        one microphone serves both players."""
+        if side is None:
+            return question
+        return f"{game_message(self.language, f'side.{side}')}: {question}"
 
     # -- state for the web board and the arbiter's panel ------------------------------------
 
@@ -358,6 +370,8 @@ class GameSession(SessionBase):
                 }
             case PendingResign():
                 pending = {"kind": "resign"}
+            case PendingDrawAccept(side=side):
+                pending = {"kind": "draw_accept", "side": side}
             case PendingRepeatOrMove(move=move, spoken=spoken):
                 pending = {"kind": "repeat_or_move", "move": move.uci(), "spoken": spoken}
             case PendingPromotion(moves=moves, spoken=spoken):
@@ -429,8 +443,10 @@ class GameSession(SessionBase):
             late_correction = (
                 name == "correction"
                 and bool(self.sheet.entries)
-                and self.sheet.entries[-1].by == self.blind
-                and not self.hears_moves()
+                and (
+                    self.opponent_speaks  # every move is said here: "Zu spät" after any
+                    or (self.sheet.entries[-1].by == self.blind and not self.hears_moves())
+                )
             )
             if name in ANSWER_COMMANDS and not asked and not late_correction:
                 continue
@@ -609,14 +625,9 @@ class GameSession(SessionBase):
             else:
                 self.tell(out, t, "turn.not_yours")
             return
-        if (
-            self.opponent_speaks
-            and self.pending is not None
-            and not isinstance(
-                self.pending,
-                PendingRepeatOrMove,  # its own words again make the move
-            )
-        ):
+        if self.opponent_speaks and self.pending is not None:
+            # (Also "Wiederholung oder Ihr Zug?": the same words again may be the repeater's;
+            # "Zug" or "Wiederholung" answers it.)
             # One microphone for both players: words said while a move is asked back may be
             # the opponent's reply, said as if the move were made. They never replace the
             # question (as they do when only the player speaks); the question is asked again.
@@ -704,8 +715,14 @@ class GameSession(SessionBase):
         a valid claim): nothing happens and the player is told, as for an unsure "ja". A word
         at 0.05 confidence accepted a draw (a player's trial); a move once heard unsurely is
         asked back, and a game's end must not be easier to cause than a move."""
-        if command.name != "draw" or command.rest or self._surely(top):
+        if command.name != "draw" or self._surely(top) or self.revision < 20:
             return False
+        if command.rest:
+            # A claim with its intended move (9.2.1.1): the move is made if the claim fails,
+            # so it must be heard as surely as a move played at once.
+            self.tell(out, t, "not_understood")
+            out.add(Refused(t, self.blind, "not_understood"))
+            return True
         side = self._draw_side()
         ends = (self.offer is not None and self.offer.by != side) or (
             self.board.turn == color_of(side) and self.draws.claimable(self.board)
@@ -957,7 +974,8 @@ class GameSession(SessionBase):
                 repeated, cost, own = actual, min(fits), max(own, min(fits))
         if not (cost < own or (repeated == actual and cost <= own)):
             return False
-        self.expect_repeat = None
+        if not self.opponent_speaks:  # one microphone: a repeat may come again
+            self.expect_repeat = None
         if repeated == actual and result.candidates and own <= cost:
             # The same words are a move of one's own too (a recapture on the same square):
             # which was meant cannot be told from the words, so the player is asked.
@@ -1100,9 +1118,12 @@ class GameSession(SessionBase):
         match self.pending:
             case PendingConfirm(move=move):
                 self._accept(move, t, out)
-            case PendingResign():
+            case PendingResign(side=side):
                 self.pending = None
-                self.draws.resign(self.mover(), t, out)  # one microphone: the side to move
+                self.draws.resign(side or self.blind, t, out)
+            case PendingDrawAccept(side=side):
+                self.pending = None
+                self.draws.draw(side, t, out)
             case _ if self.offer is not None and self.offer.by == self.sighted:
                 self.tell(out, t, "draw.how_to_answer")
             case _:
@@ -1116,6 +1137,10 @@ class GameSession(SessionBase):
             case PendingResign():
                 self.pending = None
                 self.tell(out, t, "resign.cancelled")
+            case PendingDrawAccept(side=side):
+                self.pending = None
+                self.offer = None
+                self.say_all(out, t, "draw.declined", by=side)
             case _ if self.offer is not None and self.offer.by == self.sighted:
                 self.offer = None
                 self.say_all(out, t, "draw.declined", by=self.blind)
@@ -1243,6 +1268,9 @@ class GameSession(SessionBase):
         self._finish_window(t, out)
         if command.rest:
             self.draws.claim_with_move(command.rest, t, out)
+        elif self.opponent_speaks and self.offer is not None:
+            self.pending = PendingDrawAccept(other(self.offer.by))
+            self.tell_text(out, t, self._pending_question())
         else:
             self.draws.draw(self._draw_side(), t, out)
 
@@ -1264,8 +1292,10 @@ class GameSession(SessionBase):
 
     def _cmd_resign(self, command: Command, t: int, out: Outputs) -> None:
         self._finish_window(t, out)
-        self.pending = PendingResign()
-        self.tell(out, t, "resign.question")
+        # One microphone: the side to move resigns, and the question names it, so that the
+        # other player's "Aufgabe" is caught before the "ja" (a reviewer's finding).
+        self.pending = PendingResign(side_of(self.board.turn) if self.opponent_speaks else None)
+        self.tell_text(out, t, self._pending_question())
 
     def _finish_window(self, t: int, out: Outputs) -> None:
         """ "Remis" or "Aufgabe" after a move: the move stands, the window closes now."""

@@ -90,7 +90,19 @@ class PendingCorrection:
 
 @dataclass(frozen=True)
 class PendingResign:
-    """ "Wirklich aufgeben?" asked of the blind player."""
+    """ "Wirklich aufgeben?" asked of the blind player, or with one microphone for both
+    (``side``) of the side it names ("Schwarz: Wirklich aufgeben?")."""
+
+    side: Side | None = None
+
+
+@dataclass(frozen=True)
+class PendingDrawAccept:
+    """One microphone for both: "Remis" said while an offer stands is asked back, naming the
+    side that would accept ("Schwarz: Remis annehmen?"): the program cannot tell whether the
+    player who offered said it again."""
+
+    side: Side
 
 
 @dataclass(frozen=True)
@@ -115,6 +127,7 @@ Pending = (
     | PendingChoice
     | PendingCorrection
     | PendingResign
+    | PendingDrawAccept
     | PendingRepeatOrMove
     | PendingPromotion
 )
@@ -565,10 +578,11 @@ def _setup_value(extra: dict[str, Any], key: str, default: float) -> float:
     return float(value)
 
 
-REVISION = 19
+REVISION = 20
 """The rules this code plays by, written into the app's journals (``setup.revision``) when they
 changed what an input does: 18 kept the settings, 19 refuses an arbiter's clock correction that
-leaves a player no time (6.10.2). Scripts without the app's marks play by the current rules."""
+leaves a player no time (6.10.2), 20 takes no unsure "Remis" that would end the game. Scripts
+without the app's marks play by the current rules."""
 
 
 def _revision(extra: dict[str, Any]) -> int:
