@@ -293,3 +293,27 @@ def test_a_journal_of_the_rules_before_takes_an_unsure_remis_as_it_did(
         settings,
     )
     assert [(r["t"], r["reason"]) for r in out if "result" in r] == [(12.0, "agreement")]
+
+
+def test_a_valid_claim_by_voice_is_asked_of_the_side_to_move(settings: Settings) -> None:
+    """9.2: the claim is the side to move's. With one microphone, "Remis" when a claim is valid
+    asks that side by name, and "ja" claims (the claim with its move is no phrase the
+    recogniser listens for)."""
+    knights = ["Springer Felix drei", "Springer Felix sechs", "Springer Gustav eins",
+               "Springer Gustav acht"] * 2  # fmt: skip
+    lines = [f'{{"t": {i + 1}, "blind": "{move}"}}' for i, move in enumerate(knights)]
+    out = run_text(
+        "\n".join(
+            [
+                SETUP % '"opponent_speaks": true',
+                *lines,
+                '{"t": 9, "blind": "Remis"}',
+                '{"t": 10, "blind": "ja"}',
+            ]
+        ),
+        settings,
+    )
+    assert says(out, "blind", 9.0) == ["Weiß: Remis annehmen? Sagen Sie ja oder nein."]
+    assert [(r["result"], r["reason"]) for r in out if "result" in r] == [
+        ("1/2-1/2", "threefold_repetition")
+    ]

@@ -1271,6 +1271,11 @@ class GameSession(SessionBase):
         elif self.opponent_speaks and self.offer is not None:
             self.pending = PendingDrawAccept(other(self.offer.by))
             self.tell_text(out, t, self._pending_question())
+        elif self.opponent_speaks and self.draws.claimable(self.board):
+            # A valid claim (9.2, 9.3) is the side to move's: asked of it by name, and "ja"
+            # claims (the claim with its move is not in the recogniser's phrases).
+            self.pending = PendingDrawAccept(side_of(self.board.turn))
+            self.tell_text(out, t, self._pending_question())
         else:
             self.draws.draw(self._draw_side(), t, out)
 
