@@ -278,7 +278,7 @@ def test_an_unsure_claim_with_its_move_is_not_taken(settings: Settings) -> None:
 def test_a_journal_of_the_rules_before_takes_an_unsure_remis_as_it_did(
     settings: Settings,
 ) -> None:
-    """Revision 19 and older journals replay as they were played: there an unsure "Remis"
+    """Journals of session 18 and older replay as they were played: there an unsure "Remis"
     accepted the offer (a reviewer's finding: the game came back running)."""
     out = run_text(
         "\n".join(
@@ -317,3 +317,41 @@ def test_a_valid_claim_by_voice_is_asked_of_the_side_to_move(settings: Settings)
     assert [(r["result"], r["reason"]) for r in out if "result" in r] == [
         ("1/2-1/2", "threefold_repetition")
     ]
+
+
+def test_an_unsure_ja_to_the_draw_question_is_asked_again(settings: Settings) -> None:
+    """ "ja" at 0.05 to "Schwarz: Remis annehmen?" drew the game; as for an unsure "ja" to
+    "Wirklich aufgeben?", the question comes again."""
+    out = run_text(
+        "\n".join(
+            [
+                SETUP % '"opponent_speaks": true',
+                '{"t": 2, "blind": "Eva vier"}',
+                '{"t": 4, "blind": "Eva fünf"}',
+                '{"t": 6, "blind": "Springer Felix drei"}',
+                '{"t": 7, "blind": "Remis"}',
+                '{"t": 9, "blind": "Remis"}',
+                '{"t": 11, "blind_nbest": [["ja", 0.05]]}',
+            ]
+        ),
+        settings,
+    )
+    assert not [r for r in out if "result" in r and r["t"] <= 11.0]
+    assert says(out, "blind", 11.0)[-1] == "Schwarz: Remis annehmen? Sagen Sie ja oder nein."
+
+
+def test_nein_to_a_claim_question_declines_no_offer_that_was_never_made(
+    settings: Settings,
+) -> None:
+    knights = ["Springer Felix drei", "Springer Felix sechs", "Springer Gustav eins",
+               "Springer Gustav acht"] * 2  # fmt: skip
+    lines = [f'{{"t": {i + 1}, "blind": "{move}"}}' for i, move in enumerate(knights)]
+    out = run_text(
+        "\n".join(
+            [SETUP % '"opponent_speaks": true', *lines,
+             '{"t": 9, "blind": "Remis"}', '{"t": 10, "blind": "nein"}']
+        ),
+        settings,
+    )  # fmt: skip
+    assert not any("Remisangebot" in line for line in says(out))
+    assert not [r for r in out if "result" in r and r["t"] <= 10.0]

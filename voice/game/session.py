@@ -705,6 +705,8 @@ class GameSession(SessionBase):
         again; answers and requests are taken as usual."""
         if not self.opponent_speaks or self.pending is None:
             return False
+        if isinstance(self.pending, PendingCorrection):
+            return False  # the mover's own move in its window: an offer with it is theirs
         if command.name not in ("resign", "draw"):
             return False
         self.tell_text(out, t, self._pending_question())
@@ -715,7 +717,7 @@ class GameSession(SessionBase):
         a valid claim): nothing happens and the player is told, as for an unsure "ja". A word
         at 0.05 confidence accepted a draw (a player's trial); a move once heard unsurely is
         asked back, and a game's end must not be easier to cause than a move."""
-        if command.name != "draw" or self._surely(top) or self.revision < 20:
+        if command.name != "draw" or self._surely(top) or self.revision < 19:
             return False
         if command.rest:
             # A claim with its intended move (9.2.1.1): the move is made if the claim fails,
@@ -776,6 +778,9 @@ class GameSession(SessionBase):
             case PendingResign() if self.yes_doubted is not pending:
                 self.tell(out, t, "yes_unsure")
                 self.tell(out, t, "help.resign")
+            case PendingDrawAccept() if self.yes_doubted is not pending:
+                self.tell(out, t, "yes_unsure")
+                self.tell_text(out, t, self._pending_question())
             case _:
                 return False
         self.yes_doubted = pending
@@ -1137,6 +1142,9 @@ class GameSession(SessionBase):
             case PendingResign():
                 self.pending = None
                 self.tell(out, t, "resign.cancelled")
+            case PendingDrawAccept(claim=True):
+                self.pending = None
+                self.tell(out, t, "confirm.discarded")  # no offer stood: nothing declined
             case PendingDrawAccept(side=side):
                 self.pending = None
                 self.offer = None
@@ -1205,6 +1213,8 @@ class GameSession(SessionBase):
             case PendingChoice(moves=moves):
                 last = self.vocab.number_words[len(moves) - 1]
                 self.tell(out, t, "help.choose", last=last)
+            case PendingDrawAccept():
+                self.tell_text(out, t, self._pending_question())
             case PendingCorrection():
                 self.tell(out, t, "help.correction")
             case PendingResign():
@@ -1274,7 +1284,7 @@ class GameSession(SessionBase):
         elif self.opponent_speaks and self.draws.claimable(self.board):
             # A valid claim (9.2, 9.3) is the side to move's: asked of it by name, and "ja"
             # claims (the claim with its move is not in the recogniser's phrases).
-            self.pending = PendingDrawAccept(side_of(self.board.turn))
+            self.pending = PendingDrawAccept(side_of(self.board.turn), claim=True)
             self.tell_text(out, t, self._pending_question())
         else:
             self.draws.draw(self._draw_side(), t, out)

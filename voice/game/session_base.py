@@ -103,6 +103,7 @@ class PendingDrawAccept:
     player who offered said it again."""
 
     side: Side
+    claim: bool = False  # a valid claim of the side to move (9.2, 9.3), no offer standing
 
 
 @dataclass(frozen=True)
@@ -578,11 +579,11 @@ def _setup_value(extra: dict[str, Any], key: str, default: float) -> float:
     return float(value)
 
 
-REVISION = 20
+REVISION = 19
 """The rules this code plays by, written into the app's journals (``setup.revision``) when they
-changed what an input does: 18 kept the settings, 19 refuses an arbiter's clock correction that
-leaves a player no time (6.10.2), 20 takes no unsure "Remis" that would end the game. Scripts
-without the app's marks play by the current rules."""
+changed what an input does: 18 kept the settings; 19 (session 19) refuses an arbiter's clock
+correction that leaves a player no time (6.10.2) and takes no unsure "Remis" that would end
+the game. Scripts without the app's marks play by the current rules."""
 
 
 def _revision(extra: dict[str, Any]) -> int:
