@@ -15,6 +15,13 @@ SETUP = '{"setup": {"mode": "game", "blind": "white", "time_control": "900+10", 
 BACK_RANK = "3r2k1/5ppp/8/8/8/8/5PPP/R2R2K1 b - - 0 30"
 
 
+def threefold() -> list[str]:
+    """Both knights out and back twice: the start position a third time, White to move."""
+    knights = ["Springer Felix drei", "Springer Felix sechs", "Springer Gustav eins",
+               "Springer Gustav acht"] * 2  # fmt: skip
+    return [f'{{"t": {i + 1}, "blind": "{move}"}}' for i, move in enumerate(knights)]
+
+
 def test_the_opponents_move_said_on_their_turn_is_made_and_their_clock_pressed(
     settings: Settings,
 ) -> None:
@@ -299,9 +306,7 @@ def test_a_valid_claim_by_voice_is_asked_of_the_side_to_move(settings: Settings)
     """9.2: the claim is the side to move's. With one microphone, "Remis" when a claim is valid
     asks that side by name, and "ja" claims (the claim with its move is no phrase the
     recogniser listens for)."""
-    knights = ["Springer Felix drei", "Springer Felix sechs", "Springer Gustav eins",
-               "Springer Gustav acht"] * 2  # fmt: skip
-    lines = [f'{{"t": {i + 1}, "blind": "{move}"}}' for i, move in enumerate(knights)]
+    lines = threefold()
     out = run_text(
         "\n".join(
             [
@@ -343,9 +348,7 @@ def test_an_unsure_ja_to_the_draw_question_is_asked_again(settings: Settings) ->
 def test_nein_to_a_claim_question_declines_no_offer_that_was_never_made(
     settings: Settings,
 ) -> None:
-    knights = ["Springer Felix drei", "Springer Felix sechs", "Springer Gustav eins",
-               "Springer Gustav acht"] * 2  # fmt: skip
-    lines = [f'{{"t": {i + 1}, "blind": "{move}"}}' for i, move in enumerate(knights)]
+    lines = threefold()
     out = run_text(
         "\n".join(
             [SETUP % '"opponent_speaks": true', *lines,
