@@ -448,9 +448,11 @@ def test_the_microphone_tells_when_the_voice_is_too_faint_for_the_room(
         source.start(heard.put, lambda: None)
         pulse.play(room, 16000)
         got = []
+        # Not a timing test: under the full suite's load a decode can come more than 5 s
+        # after the one before (the suite once collected only two of the four that way).
         with contextlib.suppress(queue.Empty):
             while True:
-                got.append(heard.get(timeout=5))
+                got.append(heard.get(timeout=WAIT_S))
         moves = [nbest for nbest in got if nbest]
         assert len(moves) >= 3
         assert all(nbest[0][1] < 0.5 for nbest in moves)  # heard, none sure enough to play
