@@ -42,6 +42,7 @@ from voice.game.session_arbiter import ArbiterDesk
 from voice.game.session_base import (
     LogEntry,
     Outputs,
+    Pending,
     PendingChoice,
     PendingConfirm,
     PendingCorrection,
@@ -100,13 +101,13 @@ __all__ = [
     "side_of",
 ]
 
-# Refusal reasons that are not an attempt at an illegal move (the words were too vague).
 _SHORT_REPEAT = 0.45
 """With one microphone (:attr:`GameSession.opponent_speaks`): how far words may be from the move
 just made and still be its repeat: one word left out that people leave out (the departure
 file, "Bauer", the capture word: 0.4), never a word said differently ("Eva fünf" after "Eva
 vier" is a move)."""
 
+# Refusal reasons that are not an attempt at an illegal move (the words were too vague).
 _NOT_AN_ATTEMPT = frozenset({"say_whole_move", "several_can_reach", "which_piece", "game_over"})
 
 # Commands that only ask for information: harmless when misheard, and still useful after the end.
@@ -588,8 +589,7 @@ class GameSession(SessionBase):
         heard = [h for h in heard if h.words]
         if not heard:
             if not self._explain_guess(event.guess, t, out):
-                self.tell(out, t, "not_understood")
-                out.add(Refused(t, self.blind, "not_understood"))  # as when the words fit no move
+                self._refuse_blind(None, t, out)  # as when the words fit no move
             return
         picked = self._picked_by_difference(heard[0].words)
         if picked is not None:
@@ -625,17 +625,15 @@ class GameSession(SessionBase):
             else:
                 self.tell(out, t, "turn.not_yours")
             return
-        if self.opponent_speaks and self.pending is not None:
-            # (Also "Wiederholung oder Ihr Zug?": the same words again may be the repeater's;
-            # "Zug" or "Wiederholung" answers it.)
+        answer = self._promotion_answer(heard[0])
+        if answer is None and self.opponent_speaks and self.pending is not None:
             # One microphone for both players: words said while a move is asked back may be
             # the opponent's reply, said as if the move were made. They never replace the
             # question (as they do when only the player speaks); the question is asked again.
-            answer = self._promotion_answer(heard[0])
-            if answer is None:
-                self.tell_text(out, t, self._pending_question())
-                return
-        answer = self._promotion_answer(heard[0])
+            # (Also "Wiederholung oder Ihr Zug?": the same words again may be the repeater's;
+            # "Zug" or "Wiederholung" answers it.)
+            self.tell_text(out, t, self._pending_question())
+            return
         if answer is not None:
             if is_underpromotion(answer):  # Art. 4.4.4, as for a promotion said whole
                 self._ask_confirm(answer, t, out)
@@ -719,21 +717,16 @@ class GameSession(SessionBase):
         asked back, and a game's end must not be easier to cause than a move."""
         if command.name != "draw" or self._surely(top) or self.revision < 19:
             return False
-        if command.rest:
-            # A claim with its intended move (9.2.1.1): the move is made if the claim fails,
-            # so it must be heard as surely as a move played at once.
-            self.tell(out, t, "not_understood")
-            out.add(Refused(t, self.blind, "not_understood"))
-            return True
         side = self._draw_side()
-        ends = (self.offer is not None and self.offer.by != side) or (
-            self.board.turn == color_of(side) and self.draws.claimable(self.board)
+        # A claim with its intended move (9.2.1.1) makes the move if the claim fails, so it
+        # must be heard as surely as a move played at once.
+        ends = bool(command.rest) or (
+            (self.offer is not None and self.offer.by != side)
+            or (self.board.turn == color_of(side) and self.draws.claimable(self.board))
         )
-        if not ends:
-            return False
-        self.tell(out, t, "not_understood")
-        out.add(Refused(t, self.blind, "not_understood"))
-        return True
+        if ends:
+            self._refuse_blind(None, t, out)
+        return ends
 
     def _answer_unsure(self, command: Command, top: Hypothesis, t: int, out: Outputs) -> bool:
         """Whether an answer that makes a move or resigns, heard unsurely, was dealt with here.
@@ -1279,15 +1272,18 @@ class GameSession(SessionBase):
         if command.rest:
             self.draws.claim_with_move(command.rest, t, out)
         elif self.opponent_speaks and self.offer is not None:
-            self.pending = PendingDrawAccept(other(self.offer.by))
-            self.tell_text(out, t, self._pending_question())
+            self._open_question(PendingDrawAccept(other(self.offer.by)), t, out)
         elif self.opponent_speaks and self.draws.claimable(self.board):
             # A valid claim (9.2, 9.3) is the side to move's: asked of it by name, and "ja"
             # claims (the claim with its move is not in the recogniser's phrases).
-            self.pending = PendingDrawAccept(side_of(self.board.turn), claim=True)
-            self.tell_text(out, t, self._pending_question())
+            self._open_question(PendingDrawAccept(side_of(self.board.turn), claim=True), t, out)
         else:
             self.draws.draw(self._draw_side(), t, out)
+
+    def _open_question(self, question: Pending, t: int, out: Outputs) -> None:
+        """Open ``question`` and say it."""
+        self.pending = question
+        self.tell_text(out, t, self._pending_question())
 
     def _draw_side(self) -> Side:
         """Whose "Remis" it is. The player's own, unless one microphone serves both players
@@ -1309,8 +1305,9 @@ class GameSession(SessionBase):
         self._finish_window(t, out)
         # One microphone: the side to move resigns, and the question names it, so that the
         # other player's "Aufgabe" is caught before the "ja" (a reviewer's finding).
-        self.pending = PendingResign(side_of(self.board.turn) if self.opponent_speaks else None)
-        self.tell_text(out, t, self._pending_question())
+        self._open_question(
+            PendingResign(side_of(self.board.turn) if self.opponent_speaks else None), t, out
+        )
 
     def _finish_window(self, t: int, out: Outputs) -> None:
         """ "Remis" or "Aufgabe" after a move: the move stands, the window closes now."""

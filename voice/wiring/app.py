@@ -210,7 +210,7 @@ class App:
         self.keys: GameKeyInput | None = None
         self._missing_told: set[NativeLibrary] = set()  # native libraries said to be missing
         self.approval: dict[str, Any] | None = None  # the set-up the arbiter approved
-        self.resumed_announcement: list[OutputEvent] | None = None
+        self._resumed = False  # a journal was read: "Partie fortgesetzt" instead of "beginnt"
         self._under_way = False  # a resumed journal has inputs: approved, or played on
         self.key_actions = {
             key: action
@@ -478,7 +478,7 @@ class App:
         self.session = resumed.core
         self.journal = resumed.journal
         self._use_language(self.session.language)
-        self.resumed_announcement = resumed.announcement
+        self._resumed = True
         return setup, resumed.contents.last_ms
 
     def _output_words(self) -> str:
@@ -728,7 +728,7 @@ class App:
             from voice.runtime.engine import EngineOpponent
 
             self.opponent = EngineOpponent(self.host, self.engine)
-        if self.resumed_announcement is not None:
+        if self._resumed:
             # Made now, not when the journal was read: the opponent's page may have moved
             # while the start-up sentences were said.
             self._show(self.session.resume_announcement())
