@@ -6,13 +6,27 @@ from __future__ import annotations
 from pathlib import Path
 
 from console import Console
-from session_scripts import clock_at, moves, run_text, says
+from session_scripts import Line, clock_at, moves, run_text, says
 
 from voice.config import Settings
 from voice.runtime.journal import read_journal
 
 SETUP = '{"setup": {"mode": "game", "blind": "white", "time_control": "900+10", %s}}'
 BACK_RANK = "3r2k1/5ppp/8/8/8/8/5PPP/R2R2K1 b - - 0 30"
+
+
+OFFERED_AND_REMIS_AGAIN = [
+    '{"t": 2, "blind": "Eva vier"}',
+    '{"t": 4, "blind": "Eva fünf"}',
+    '{"t": 6, "blind": "Springer Felix drei"}',
+    '{"t": 7, "blind": "Remis"}',  # White's offer, after White's move
+    '{"t": 9, "blind": "Remis"}',  # Black accepting, or White again: asked of Black
+]
+
+
+def play(settings: Settings, setup: str, *lines: str) -> list[Line]:
+    """The script of a game with ``setup``'s keys (and White blind, 15 minutes + 10 s)."""
+    return run_text("\n".join([SETUP % setup, *lines]), settings)
 
 
 def threefold() -> list[str]:
@@ -25,17 +39,13 @@ def threefold() -> list[str]:
 def test_the_opponents_move_said_on_their_turn_is_made_and_their_clock_pressed(
     settings: Settings,
 ) -> None:
-    out = run_text(
-        "\n".join(
-            [
-                SETUP % '"opponent_speaks": true',
-                '{"t": 5, "blind": "Eva vier"}',
-                '{"t": 7, "blind": "Hilfe"}',
-                '{"t": 9, "blind": "Eva fünf"}',
-                '{"t": 14, "blind": "Springer Felix drei"}',
-            ]
-        ),
+    out = play(
         settings,
+        '"opponent_speaks": true',
+        '{"t": 5, "blind": "Eva vier"}',
+        '{"t": 7, "blind": "Hilfe"}',
+        '{"t": 9, "blind": "Eva fünf"}',
+        '{"t": 14, "blind": "Springer Felix drei"}',
     )
     assert moves(out) == ["e2e4", "e7e5", "g1f3"]
     made = [line["move"] for line in out if "move" in line]
@@ -49,27 +59,20 @@ def test_the_opponents_move_said_on_their_turn_is_made_and_their_clock_pressed(
 def test_an_illegal_move_on_the_opponents_turn_counts_against_the_opponent(
     settings: Settings,
 ) -> None:
-    out = run_text(
-        "\n".join(
-            [
-                SETUP % '"opponent_speaks": true, "profile": "tournament"',
-                '{"t": 0, "arbiter": {"action": "approve_setup"}}',
-                '{"t": 5, "blind": "Eva vier"}',
-                '{"t": 9, "blind": "König Eva sieben"}',
-            ]
-        ),
+    out = play(
         settings,
+        '"opponent_speaks": true, "profile": "tournament"',
+        '{"t": 0, "arbiter": {"action": "approve_setup"}}',
+        '{"t": 5, "blind": "Eva vier"}',
+        '{"t": 9, "blind": "König Eva sieben"}',
     )
     logged = says(out, "arbiter", 9.0)
     assert logged and "Schwarz" in logged[0]
 
 
 def test_without_the_setting_the_opponents_turn_still_refuses_a_move(settings: Settings) -> None:
-    out = run_text(
-        "\n".join([SETUP % '"profile": "home"', '{"t": 5, "blind": "Eva vier"}',
-                   '{"t": 9, "blind": "Eva fünf"}']),
-        settings,
-    )  # fmt: skip
+    out = play(settings, '"profile": "home"', '{"t": 5, "blind": "Eva vier"}',
+               '{"t": 9, "blind": "Eva fünf"}')  # fmt: skip
     assert moves(out) == ["e2e4"]
     assert says(out, "blind", 9.0) == ["Ihr Gegner ist am Zug."]
 
@@ -106,15 +109,11 @@ def test_a_move_said_again_is_a_repeat_never_the_other_sides_move(settings: Sett
     """Appendix D players repeat the opponent's move aloud; with one microphone that repeat
     must not become the next move. Rxd1+ said twice: the second is asked, not White's
     Ra1xd1 (a reviewer's script)."""
-    out = run_text(
-        "\n".join(
-            [
-                SETUP % ('"opponent_speaks": true, "fen": ' + f'"{BACK_RANK}"'),
-                '{"t": 5, "blind": "Turm nimmt David eins Schach"}',
-                '{"t": 7, "blind": "Turm nimmt David eins Schach"}',
-            ]
-        ),
+    out = play(
         settings,
+        ('"opponent_speaks": true, "fen": ' + f'"{BACK_RANK}"'),
+        '{"t": 5, "blind": "Turm nimmt David eins Schach"}',
+        '{"t": 7, "blind": "Turm nimmt David eins Schach"}',
     )
     assert moves(out) == ["d8d1"]
     assert says(out, "blind", 7.0)[0].startswith("Wiederholung oder Ihr Zug?")
@@ -125,18 +124,14 @@ def test_a_move_said_while_the_players_move_is_asked_back_does_not_replace_it(
 ) -> None:
     """The opponent's reply, said while the player's move is still a question, was made as
     the player's move (e4-e5 for the opponent's e7-e5): the question is asked again."""
-    out = run_text(
-        "\n".join(
-            [
-                SETUP % '"opponent_speaks": true',
-                '{"t": 2, "blind": "Eva vier"}',
-                '{"t": 5, "blind": "David sechs"}',
-                '{"t": 8, "blind_nbest": [["David vier", 0.3]]}',
-                '{"t": 10, "blind": "Eva fünf"}',
-                '{"t": 12, "blind": "ja"}',
-            ]
-        ),
+    out = play(
         settings,
+        '"opponent_speaks": true',
+        '{"t": 2, "blind": "Eva vier"}',
+        '{"t": 5, "blind": "David sechs"}',
+        '{"t": 8, "blind_nbest": [["David vier", 0.3]]}',
+        '{"t": 10, "blind": "Eva fünf"}',
+        '{"t": 12, "blind": "ja"}',
     )
     assert says(out, "blind", 10.0) == says(out, "blind", 8.0) == ["David vier?"]
     assert moves(out) == ["e2e4", "d7d6", "d2d4"]
@@ -148,19 +143,11 @@ def test_remis_offers_for_the_side_that_moved_and_is_accepted_by_the_other_named
     """9.1.2.1 with one microphone: "Remis" after a move offers for the side that made it; a
     second "Remis" may be the other side accepting or the same player again, so it is asked
     back naming the side that would accept ("Schwarz: Remis annehmen?")."""
-    out = run_text(
-        "\n".join(
-            [
-                SETUP % '"opponent_speaks": true',
-                '{"t": 2, "blind": "Eva vier"}',
-                '{"t": 4, "blind": "Eva fünf"}',
-                '{"t": 6, "blind": "Springer Felix drei"}',
-                '{"t": 7, "blind": "Remis"}',
-                '{"t": 9, "blind": "Remis"}',
-                '{"t": 11, "blind": "ja"}',
-            ]
-        ),
+    out = play(
         settings,
+        '"opponent_speaks": true',
+        *OFFERED_AND_REMIS_AGAIN,
+        '{"t": 11, "blind": "ja"}',
     )
     assert says(out, "all", 7.0) == ["Weiß bietet Remis an."]
     assert says(out, "blind", 9.0) == ["Schwarz: Remis annehmen? Sagen Sie ja oder nein."]
@@ -172,32 +159,24 @@ def test_remis_offers_for_the_side_that_moved_and_is_accepted_by_the_other_named
 def test_aufgabe_names_the_side_that_would_resign(settings: Settings) -> None:
     """The player who has just moved may say "Aufgabe" too: the question names the side to
     move, so "nein" catches it."""
-    out = run_text(
-        "\n".join(
-            [
-                SETUP % '"opponent_speaks": true',
-                '{"t": 2, "blind": "Eva vier"}',
-                '{"t": 4, "blind": "Aufgabe"}',
-                '{"t": 5, "blind": "nein"}',
-            ]
-        ),
+    out = play(
         settings,
+        '"opponent_speaks": true',
+        '{"t": 2, "blind": "Eva vier"}',
+        '{"t": 4, "blind": "Aufgabe"}',
+        '{"t": 5, "blind": "nein"}',
     )
     assert says(out, "blind", 4.0) == ["Schwarz: Wirklich aufgeben? Sagen Sie ja oder nein."]
     assert not [line for line in out if line.get("reason") == "resignation"]
 
 
 def test_aufgabe_resigns_for_the_side_to_move(settings: Settings) -> None:
-    out = run_text(
-        "\n".join(
-            [
-                SETUP % '"opponent_speaks": true',
-                '{"t": 2, "blind": "Eva vier"}',
-                '{"t": 4, "blind": "Aufgabe"}',
-                '{"t": 5, "blind": "ja"}',
-            ]
-        ),
+    out = play(
         settings,
+        '"opponent_speaks": true',
+        '{"t": 2, "blind": "Eva vier"}',
+        '{"t": 4, "blind": "Aufgabe"}',
+        '{"t": 5, "blind": "ja"}',
     )
     assert [(r["result"], r["reason"]) for r in out if "result" in r] == [("1-0", "resignation")]
     assert "Weiß gewinnt: Schwarz hat aufgegeben." in says(out, "blind", 5.0)
@@ -207,18 +186,14 @@ def test_aufgabe_while_a_move_is_asked_back_brings_the_question_again(
     settings: Settings,
 ) -> None:
     """Black's "Aufgabe" during White's question resigned for White (a player's trial)."""
-    out = run_text(
-        "\n".join(
-            [
-                SETUP % '"opponent_speaks": true',
-                '{"t": 2, "blind": "Eva vier"}',
-                '{"t": 4, "blind": "Eva fünf"}',
-                '{"t": 6, "blind_nbest": [["springer felix drei", 0.4]]}',
-                '{"t": 7, "blind": "Aufgabe"}',
-                '{"t": 8, "blind": "ja"}',
-            ]
-        ),
+    out = play(
         settings,
+        '"opponent_speaks": true',
+        '{"t": 2, "blind": "Eva vier"}',
+        '{"t": 4, "blind": "Eva fünf"}',
+        '{"t": 6, "blind_nbest": [["springer felix drei", 0.4]]}',
+        '{"t": 7, "blind": "Aufgabe"}',
+        '{"t": 8, "blind": "ja"}',
     )
     assert says(out, "blind", 7.0) == ["Springer Felix drei?"]
     assert moves(out) == ["e2e4", "e7e5", "g1f3"]
@@ -230,15 +205,11 @@ def test_a_short_repeat_of_the_move_just_made_is_asked_not_played_for_the_other_
 ) -> None:
     """ "Turm David eins" after Rad1 (a rook on f1 too) fits White's move only loosely, and
     Black's Rxd1 exactly: it was played for Black (a player's trial)."""
-    out = run_text(
-        "\n".join(
-            [
-                SETUP % '"opponent_speaks": true, "fen": "3r2k1/5ppp/8/8/8/8/5PPP/R4RK1 w - - 0 1"',
-                '{"t": 1, "blind": "Turm Anna David eins"}',
-                '{"t": 3, "blind": "Turm David eins"}',
-            ]
-        ),
+    out = play(
         settings,
+        '"opponent_speaks": true, "fen": "3r2k1/5ppp/8/8/8/8/5PPP/R4RK1 w - - 0 1"',
+        '{"t": 1, "blind": "Turm Anna David eins"}',
+        '{"t": 3, "blind": "Turm David eins"}',
     )
     assert moves(out) == ["a1d1"]
     assert says(out, "blind", 3.0)[0].startswith("Wiederholung oder Ihr Zug?")
@@ -247,18 +218,14 @@ def test_a_short_repeat_of_the_move_just_made_is_asked_not_played_for_the_other_
 def test_an_unsure_remis_does_not_accept_an_offer(settings: Settings) -> None:
     """A "Remis" heard at 0.05 accepted the opponent's offer and ended the game; as for an
     unsure "ja", nothing happens (also with the web board)."""
-    out = run_text(
-        "\n".join(
-            [
-                SETUP % '"profile": "home"',
-                '{"t": 2, "blind": "Eva vier"}',
-                '{"t": 4, "sighted": "e7e5"}',
-                '{"t": 5, "key": "sighted:draw_offer"}',
-                '{"t": 6, "blind_nbest": [["remis", 0.05], ["partie", 0.01]]}',
-                '{"t": 7, "blind": "Remis"}',
-            ]
-        ),
+    out = play(
         settings,
+        '"profile": "home"',
+        '{"t": 2, "blind": "Eva vier"}',
+        '{"t": 4, "sighted": "e7e5"}',
+        '{"t": 5, "key": "sighted:draw_offer"}',
+        '{"t": 6, "blind_nbest": [["remis", 0.05], ["partie", 0.01]]}',
+        '{"t": 7, "blind": "Remis"}',
     )
     results = [(r["t"], r["reason"]) for r in out if "result" in r]
     assert results == [(7.0, "agreement")]
@@ -267,16 +234,12 @@ def test_an_unsure_remis_does_not_accept_an_offer(settings: Settings) -> None:
 
 def test_an_unsure_claim_with_its_move_is_not_taken(settings: Settings) -> None:
     """A claim names the move that is made when it fails (9.2.1.1): heard at 0.1 it made Nf3."""
-    out = run_text(
-        "\n".join(
-            [
-                SETUP % '"profile": "home"',
-                '{"t": 2, "blind": "Eva vier"}',
-                '{"t": 4, "sighted": "e7e5"}',
-                '{"t": 6, "blind_nbest": [["remis springer felix drei", 0.1]]}',
-            ]
-        ),
+    out = play(
         settings,
+        '"profile": "home"',
+        '{"t": 2, "blind": "Eva vier"}',
+        '{"t": 4, "sighted": "e7e5"}',
+        '{"t": 6, "blind_nbest": [["remis springer felix drei", 0.1]]}',
     )
     assert moves(out) == ["e2e4", "e7e5"]
     assert says(out, "blind", 6.0) == ["Nicht verstanden."]
@@ -306,17 +269,12 @@ def test_a_valid_claim_by_voice_is_asked_of_the_side_to_move(settings: Settings)
     """9.2: the claim is the side to move's. With one microphone, "Remis" when a claim is valid
     asks that side by name, and "ja" claims (the claim with its move is no phrase the
     recogniser listens for)."""
-    lines = threefold()
-    out = run_text(
-        "\n".join(
-            [
-                SETUP % '"opponent_speaks": true',
-                *lines,
-                '{"t": 9, "blind": "Remis"}',
-                '{"t": 10, "blind": "ja"}',
-            ]
-        ),
+    out = play(
         settings,
+        '"opponent_speaks": true',
+        *threefold(),
+        '{"t": 9, "blind": "Remis"}',
+        '{"t": 10, "blind": "ja"}',
     )
     assert says(out, "blind", 9.0) == ["Weiß: Remis annehmen? Sagen Sie ja oder nein."]
     assert [(r["result"], r["reason"]) for r in out if "result" in r] == [
@@ -327,19 +285,11 @@ def test_a_valid_claim_by_voice_is_asked_of_the_side_to_move(settings: Settings)
 def test_an_unsure_ja_to_the_draw_question_is_asked_again(settings: Settings) -> None:
     """ "ja" at 0.05 to "Schwarz: Remis annehmen?" drew the game; as for an unsure "ja" to
     "Wirklich aufgeben?", the question comes again."""
-    out = run_text(
-        "\n".join(
-            [
-                SETUP % '"opponent_speaks": true',
-                '{"t": 2, "blind": "Eva vier"}',
-                '{"t": 4, "blind": "Eva fünf"}',
-                '{"t": 6, "blind": "Springer Felix drei"}',
-                '{"t": 7, "blind": "Remis"}',
-                '{"t": 9, "blind": "Remis"}',
-                '{"t": 11, "blind_nbest": [["ja", 0.05]]}',
-            ]
-        ),
+    out = play(
         settings,
+        '"opponent_speaks": true',
+        *OFFERED_AND_REMIS_AGAIN,
+        '{"t": 11, "blind_nbest": [["ja", 0.05]]}',
     )
     assert not [r for r in out if "result" in r and r["t"] <= 11.0]
     assert says(out, "blind", 11.0)[-1] == "Schwarz: Remis annehmen? Sagen Sie ja oder nein."
@@ -348,13 +298,7 @@ def test_an_unsure_ja_to_the_draw_question_is_asked_again(settings: Settings) ->
 def test_nein_to_a_claim_question_declines_no_offer_that_was_never_made(
     settings: Settings,
 ) -> None:
-    lines = threefold()
-    out = run_text(
-        "\n".join(
-            [SETUP % '"opponent_speaks": true', *lines,
-             '{"t": 9, "blind": "Remis"}', '{"t": 10, "blind": "nein"}']
-        ),
-        settings,
-    )  # fmt: skip
+    out = play(settings, '"opponent_speaks": true', *threefold(),
+               '{"t": 9, "blind": "Remis"}', '{"t": 10, "blind": "nein"}')  # fmt: skip
     assert not any("Remisangebot" in line for line in says(out))
     assert not [r for r in out if "result" in r and r["t"] <= 10.0]
