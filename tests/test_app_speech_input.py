@@ -432,16 +432,17 @@ def test_a_voice_learnt_mid_game_never_brings_in_a_whisper_that_could_not_load(
 def test_the_microphone_tells_when_the_voice_is_too_faint_for_the_room(
     pulse: PulseAudio, settings: Settings, vocab: Vocabulary
 ) -> None:
-    """Moves said barely above pink noise (about 16 dB): each is heard but none is played at
-    once, and the game is told, once, after the third."""
+    """Moves said barely above pink noise (about 16 dB): those heard are not played at once,
+    and the game is told once, after the third (five are said: under the full suite's load the
+    virtual devices have lost one of four, and the rule needs three)."""
     heard: queue.Queue[Heard] = queue.Queue()
     told: list[float] = []
     source = SpeechInput(settings, vocab)
     source.on_faint(lambda: told.append(time.monotonic()))
     words = espeak("Springer Felix drei", "de", 16000, 140)
     pause = np.zeros(4 * 16000, np.int16)
-    # One room, noisy throughout: the words four times, 4 s apart.
-    said = np.concatenate([pause[: 2 * 16000], *[np.concatenate([words, pause])] * 4])
+    # One room, noisy throughout: the words five times, 4 s apart.
+    said = np.concatenate([pause[: 2 * 16000], *[np.concatenate([words, pause])] * 5])
     room = adaptation.with_pink_noise(said, 0.0, seed=1)
     try:
         listen_as_a_game_starts(source, settings)
@@ -449,12 +450,12 @@ def test_the_microphone_tells_when_the_voice_is_too_faint_for_the_room(
         pulse.play(room, 16000)
         got = []
         # Not a timing test: under the full suite's load a decode can come more than 5 s
-        # after the one before (the suite once collected only two of the four that way).
+        # after the one before.
         with contextlib.suppress(queue.Empty):
             while True:
                 got.append(heard.get(timeout=WAIT_S))
         moves = [nbest for nbest in got if nbest]
-        assert len(moves) >= 3
+        assert len(moves) >= 3, got
         assert all(nbest[0][1] < 0.5 for nbest in moves)  # heard, none sure enough to play
         assert len(told) == 1
     finally:
