@@ -417,6 +417,14 @@ def test_resuming_a_folder_without_games_says_none_is_there(tmp_path: Path) -> N
     assert f"Das Journal {tmp_path / 'game-*.jsonl'} gibt es nicht." in one_sentence(result)
 
 
+def test_resuming_a_clock_as_a_game_names_the_command_that_resumes_it(tmp_path: Path) -> None:
+    clock = tmp_path / "clock-20261127-120000.jsonl"
+    clock.write_text('{"setup": {"mode": "clock", "time_control": "600"}}\n', encoding="utf-8")
+    result = voice_chess("play", "--text", "--no-speech", "--no-web", "--resume", str(clock))
+    assert result.returncode == 2
+    assert f"Abhilfe: voice-chess clock --resume {clock} für die Uhr." in one_sentence(result)
+
+
 def test_a_simulate_journal_that_is_a_folder_is_named(tmp_path: Path) -> None:
     script = tmp_path / "s.jsonl"
     script.write_text(SETUP, encoding="utf-8")

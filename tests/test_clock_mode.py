@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from voice.config import Settings, override
 from voice.game.clock_mode import ClockSession, describe_control
+from voice.game.simulate import make_core
 from voice.rules.events import (
     ArbiterAction,
     Ask,
@@ -313,6 +315,48 @@ def test_a_resumed_clock_says_both_times_and_the_moves(settings: Settings) -> No
         "Sekunden. Gespielt: ein Zug. Die Uhr ist angehalten."
     ]
     assert out[-1] == ClockState(60 * S, 898 * S, 852 * S, None, 1)
+
+
+def test_a_resumed_running_clock_says_whose_clock_runs(settings: Settings) -> None:
+    """Brought back after a crash, the game on the board goes on: the player must hear whose
+    clock is running, not only the two times."""
+    clock = session(settings, control="900+10", language="de")
+    clock.handle(ClockPress(12 * S, "white"))
+    clock.handle(Tick(40 * S))
+    out = clock.resume_announcement()
+    assert said(out) == [
+        "Partie fortgesetzt. Schwarz ist am Zug. Weiß vierzehn Minuten achtundfünfzig "
+        "Sekunden, Schwarz vierzehn Minuten zweiunddreißig Sekunden. Gespielt: ein Zug."
+    ]
+
+
+def test_a_resumed_clock_that_was_ended_says_so(settings: Settings) -> None:
+    clock = session(settings, control="900", language="de")
+    clock.handle(KeyPress(5 * S, "quit"))
+    clock.handle(KeyPress(6 * S, "quit"))
+    assert said(clock.resume_announcement())[0].endswith("Uhr beendet.")
+
+
+def test_a_journal_of_the_interactive_clock_replays_with_its_first_press(
+    settings: Settings,
+) -> None:
+    """6.6 on the interactive clock: White's clock starts at the first press, not when the
+    program started; its journal says so (setup.start), so a resume replays the same times."""
+    setup = Setup(mode="clock", time_control="600", language="de", extra={"start": "press"})
+    replayed = make_core(setup, settings)
+    for event in (KeyPress(30 * S, "time"), KeyPress(45 * S, "press"), Tick(50 * S)):
+        replayed.handle(event)
+    assert isinstance(replayed, ClockSession)
+    assert replayed.state(50 * S) == ClockState(50 * S, 595 * S, 600 * S, "white", 0)
+    script = make_core(replace(setup, extra={}), settings)  # a script's clock starts at 0
+    assert isinstance(script, ClockSession)
+    assert script.state(50 * S).white_ms == 550 * S
+
+
+def test_an_unknown_clock_start_is_refused(settings: Settings) -> None:
+    setup = Setup(mode="clock", time_control="600", extra={"start": "later"})
+    with pytest.raises(ScriptError, match=r"setup\.start must be 'press'"):
+        make_core(setup, settings)
 
 
 def test_time_going_backwards_is_refused(settings: Settings) -> None:

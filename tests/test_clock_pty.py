@@ -206,6 +206,63 @@ def test_pause_moves_and_interrupt(terminal_factory: list[Terminal]) -> None:
     assert mode[3] & termios.ECHO and mode[3] & termios.ICANON
 
 
+def _clock_journals() -> list[Path]:
+    """The talking clocks kept in this test's data folder (conftest gives each test its own)."""
+    folder = Path(os.environ["XDG_DATA_HOME"]) / "voice-chess" / "games"
+    return sorted(folder.glob("clock-*.jsonl"))
+
+
+@pytest.mark.slow
+def test_a_clock_killed_mid_game_comes_back_with_every_press(
+    terminal_factory: list[Terminal],
+) -> None:
+    """Nothing is lost on a crash or power cut: each press is on disk before the clock counts
+    it, and ``--resume`` brings the clock back running for the side to move, says so with both
+    times and the moves, and refuses a second copy while the first runs."""
+    term = start(terminal_factory, "--control", "600", "--no-listen", sound_server=False)
+    term.expect("H für Hilfe.")
+    term.type(b" ")
+    term.expect("Die Uhr läuft. Weiß ist am Zug.")
+    time.sleep(1.5)
+    term.type(b" ")  # White's first move made: Black's clock runs
+    term.type(b"t")
+    term.expect("Gespielt: ein Zug.")
+    term.process.kill()  # the power cut
+    term.process.wait()
+    (journal,) = _clock_journals()
+    lines = journal.read_text(encoding="utf-8").splitlines()
+    assert '"start":"press"' in lines[0] and len(lines) == 4  # the set-up and three keys
+
+    again = start(terminal_factory, "--resume", "--no-listen", sound_server=False)
+    said = again.expect("Gespielt: ein Zug.")
+    assert "Partie fortgesetzt. Schwarz ist am Zug. Weiß neun Minuten" in said
+    assert "Weiß zehn Minuten" not in said  # White's 1.5 s are still spent
+
+    twice = start(terminal_factory, "--resume", str(journal), sound_server=False)
+    twice.expect("ist in Gebrauch: die Uhr läuft wohl noch in einem anderen Fenster.")
+    assert twice.wait() == 2
+
+    again.type(b"qq")
+    again.expect("Uhr beendet.")
+    again.expect(f"Die Uhr ist gespeichert in {journal}.")
+    assert again.wait() == 0
+    assert _clock_journals() == [journal]  # one clock, kept in one file
+
+
+def test_a_game_journal_is_no_clock_to_resume(
+    terminal_factory: list[Terminal], tmp_path: Path
+) -> None:
+    game = tmp_path / "game-20261127-120000.jsonl"
+    game.write_text('{"setup": {"mode": "game", "time_control": "600"}}\n', encoding="utf-8")
+    term = start(terminal_factory, "--resume", str(game), sound_server=False)
+    term.expect(f"{game} ist das Journal einer Partie, keiner Schachuhr. Abhilfe: voice-chess")
+    term.expect(f"play --resume {game}.")
+    assert term.wait() == 2
+    missing = start(terminal_factory, "--resume", sound_server=False)
+    missing.expect("clock-*.jsonl gibt es nicht.")
+    assert missing.wait() == 2
+
+
 def test_refuses_a_bad_time_control_clearly(terminal_factory: list[Terminal]) -> None:
     term = start(terminal_factory, "--control", "5 minutes", sound_server=False)
     term.expect("voice-chess clock: time control '5 minutes': cannot read period")

@@ -7,12 +7,10 @@ from pathlib import Path
 from typing import TypedDict, Unpack, get_args
 
 from voice.cli._laws import add_laws_argument
+from voice.cli._resume import add_resume_argument, journal_to_resume
 from voice.cli._values import PORT
 from voice.config import Language, Settings, override
 from voice.wiring.app import App, Mode, Opponent, Plan
-
-LATEST = Path("<latest>")
-"""``--resume`` without a file: the most recent journal."""
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,15 +60,7 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="write the game's journal to FILE (default: a new file in [session] journal_dir)",
     )
-    parser.add_argument(
-        "--resume",
-        type=Path,
-        nargs="?",
-        const=LATEST,
-        metavar="JOURNAL",
-        help="continue the game in JOURNAL after a crash (without JOURNAL: the latest game in "
-        "[session] journal_dir); the clocks go on from its last entry",
-    )
+    add_resume_argument(parser, "game")
     parser.add_argument(
         "--no-web",
         dest="web",
@@ -102,15 +92,7 @@ class PlanOptions(TypedDict, total=False):
 def plan_from(
     args: argparse.Namespace, mode: Mode, settings: Settings, **extra: Unpack[PlanOptions]
 ) -> Plan:
-    resume = args.resume
-    if resume == LATEST or (resume is not None and resume.is_dir()):
-        # --resume alone: the latest game of [session] journal_dir; --resume FOLDER: of FOLDER.
-        from voice.runtime.journal import journal_dir, latest_journal
-
-        folder = journal_dir(settings) if resume == LATEST else resume
-        resume = latest_journal(folder) if folder.is_dir() else None
-        if resume is None:
-            resume = folder / "game-*.jsonl"  # reported as missing, with the folder searched
+    resume = None if args.resume is None else journal_to_resume(args.resume, settings, "game")
     return Plan(
         mode=mode,
         text=args.text,

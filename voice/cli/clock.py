@@ -14,14 +14,36 @@ import queue
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
 from voice.cli._laws import add_laws_argument
+from voice.cli._resume import add_resume_argument, journal_to_resume
 from voice.config import ClockKeys, Language, Settings, override
-from voice.game.clock_mode import ACTIONS, ClockSession
+from voice.game.clock_mode import ACTIONS, FIRST_PRESS, ClockSession
 from voice.keyboard import KeyReader
-from voice.rules.events import Ask, ClockState, InputEvent, KeyPress, OutputEvent, Say, Setup, Tick
+from voice.rules.events import (
+    Ask,
+    ClockState,
+    InputEvent,
+    KeyPress,
+    OutputEvent,
+    Say,
+    ScriptError,
+    Setup,
+    Tick,
+)
 from voice.rules.timecontrol import TimeControlError
+from voice.runtime.journal import (
+    Journal,
+    JournalInUse,
+    journal_dir,
+    new_journal_path,
+    read_journal,
+)
+from voice.runtime.resume import resume
 from voice.speech.native import NativeLibrary, missing_library, no_speaker_sentence
 from voice.words.messages import display_text, message
 from voice.words.phrases import speakable
@@ -62,6 +84,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_false",
         help="print the announcements only (for a screen reader or a braille display)",
     )
+    add_resume_argument(parser, "clock")
     parser.add_argument(
         "--no-listen",
         dest="listen",
@@ -140,9 +163,17 @@ def _loop(
     announcer: _Announcer,
     now: Callable[[], int],
     spoken: SpokenRequests | None = None,
+    record: Callable[[InputEvent], None] | None = None,
 ) -> None:
+    """Keys, spoken requests and the clock's wake-ups, each on disk (``record``, the journal)
+    before the clock sees it."""
     actions = key_actions(session.keys)
-    announcer.emit(session.welcome(now()))
+
+    def handle(event: InputEvent) -> None:
+        if record is not None:
+            record(event)
+        announcer.emit(session.handle(event))
+
     while not session.finished:
         wake = session.next_wakeup_ms()
         timeout = None if wake is None else max(0, wake - now()) / 1000
@@ -152,13 +183,10 @@ def _loop(
                 if request == "stop":
                     announcer.stop()
                 else:
-                    announcer.emit(session.handle(Ask(now(), request)))
+                    handle(Ask(now(), request))
         key = reader.read_key(timeout)
         # No key: time passed (if select woke a little early, nothing is due yet).
-        event: InputEvent = (
-            Tick(now()) if key is None else KeyPress(now(), actions.get(key, "none"))
-        )
-        announcer.emit(session.handle(event))
+        handle(Tick(now()) if key is None else KeyPress(now(), actions.get(key, "none")))
 
 
 def request_words(vocab: Vocabulary, language: str) -> str:
@@ -218,7 +246,72 @@ class SpokenRequests:
         self.input.close()
 
 
+class _Refused(Exception):
+    """The clock cannot start as asked; the sentence says why and what to do."""
+
+
+@dataclass
+class _Opened:
+    """A clock ready to run: new, or brought back from its journal."""
+
+    session: ClockSession
+    journal: Journal | None  # None: it could not be saved (said at the start)
+    start_ms: int  # the clock's time at start-up: the last journaled input's when resumed
+    greeting: list[OutputEvent]
+
+
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    language = args.language or settings.language.blind
+    try:
+        opened = (
+            _new(args, settings, language)
+            if args.resume is None
+            else _resumed(journal_to_resume(args.resume, settings, "clock"), settings, language)
+        )
+    except _Refused as refusal:
+        print(f"voice-chess clock: {refusal}", file=sys.stderr)
+        return 2
+    session, journal = opened.session, opened.journal
+    try:
+        if not sys.stdin.isatty():
+            print(
+                "voice-chess clock: needs a terminal keyboard (standard input is not one)",
+                file=sys.stderr,
+            )
+            return 2
+        origin = time.monotonic() - opened.start_ms / 1000
+
+        def now() -> int:
+            return int((time.monotonic() - origin) * 1000)
+
+        record = None if journal is None else journal.append
+        language = session.language
+        announcer = _Announcer(settings, args.speech, language)
+        spoken = _listen(settings, announcer, language, args.listen)
+        finished = interrupted = False
+        try:
+            with KeyReader(sys.stdin.fileno()) as reader:
+                announcer.emit(opened.greeting)
+                _loop(session, reader, announcer, now, spoken, record)
+            finished = True
+        except EOFError:
+            pass
+        except KeyboardInterrupt:  # Ctrl-C: where the clock is kept is still said
+            interrupted = True
+        finally:
+            if spoken is not None:
+                spoken.close()
+            announcer.close(finish_speaking=finished)
+        if journal is not None:
+            print(display_text(_saved(journal.path, session), language), flush=True)
+    finally:
+        if journal is not None:
+            journal.close()
+    return 130 if interrupted else 0
+
+
+def _new(args: argparse.Namespace, settings: Settings, language: str) -> _Opened:
+    """A new clock and its journal (``clock-….jsonl`` in ``[session] journal_dir``)."""
     setup = Setup(
         mode="clock",
         blind=args.blind or settings.session.blind,
@@ -230,34 +323,61 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         session = ClockSession(setup, settings, start_ms=None)
     except TimeControlError as error:
-        print(f"voice-chess clock: {error}", file=sys.stderr)
-        return 2
-    if not sys.stdin.isatty():
-        print(
-            "voice-chess clock: needs a terminal keyboard (standard input is not one)",
-            file=sys.stderr,
-        )
-        return 2
-    origin = time.monotonic()
-
-    def now() -> int:
-        return int((time.monotonic() - origin) * 1000)
-
-    language = session.language
-    announcer = _Announcer(settings, args.speech, language)
-    spoken = _listen(settings, announcer, language, args.listen)
-    finished = False
+        raise _Refused(str(error)) from None
+    # What the clock was started with is written down, so that a resume under other settings
+    # (another default control, language or edition) brings back the same clock.
+    pinned = replace(
+        setup,
+        time_control=session.control.text,
+        language=session.language,
+        laws=session.laws.edition,
+        extra={"start": FIRST_PRESS},
+    )
+    path = new_journal_path(journal_dir(settings), datetime.now(), "clock")
+    greeting = session.welcome(0)
+    journal: Journal | None = None
     try:
-        with KeyReader(sys.stdin.fileno()) as reader:
-            _loop(session, reader, announcer, now, spoken)
-        finished = True
-    except EOFError:
-        pass
-    finally:
-        if spoken is not None:
-            spoken.close()
-        announcer.close(finish_speaking=finished)
-    return 0
+        journal = Journal.create(path, pinned)
+    except OSError as error:  # a read-only or full disk: the clock still runs, and says so
+        why = error.strerror or str(error)
+        greeting.insert(0, Say(0, message(session.language, "clock.unsaved", error=why)))
+    return _Opened(session, journal, 0, greeting)
+
+
+def _resumed(path: Path, settings: Settings, language: str) -> _Opened:
+    """The clock of the journal at ``path``, replayed to where it stood (its time goes on from
+    its last journaled input: the time it was down is charged to nobody)."""
+    try:
+        mode = read_journal(path).setup.mode
+    except FileNotFoundError:
+        raise _Refused(message(language, "app.fail.no_journal", path=path)) from None
+    except (OSError, ScriptError, UnicodeDecodeError) as error:
+        why = getattr(error, "strerror", None) or str(error)
+        raise _Refused(message(language, "clock.fail.bad_journal", path=path, error=why)) from None
+    if mode != "clock":
+        raise _Refused(message(language, "clock.fail.not_a_clock", path=path))
+    try:
+        resumed = resume(path, settings)
+    except JournalInUse:
+        raise _Refused(message(language, "clock.fail.journal_in_use", path=path)) from None
+    except (OSError, ScriptError, TimeControlError) as error:
+        why = getattr(error, "strerror", None) or str(error)
+        raise _Refused(message(language, "clock.fail.bad_journal", path=path, error=why)) from None
+    for warning in resumed.contents.warnings:  # a torn last line, dropped
+        print(f"voice-chess clock: {warning}", file=sys.stderr)
+    session = resumed.core
+    assert isinstance(session, ClockSession)  # the journal's set-up says so
+    return _Opened(session, resumed.journal, resumed.contents.last_ms, resumed.announcement)
+
+
+def _saved(path: Path, session: ClockSession) -> str:
+    """Where the clock is kept, and how to go on with it if it was not ended."""
+    text = message(session.language, "clock.saved", path=path)
+    if not session.finished:
+        text += " " + message(
+            session.language, "clock.resume_hint", command="voice-chess clock", path=path
+        )
+    return text
 
 
 def _listen(

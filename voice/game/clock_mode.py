@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from voice.config import Settings
+from voice.game.announcements import side_name
 from voice.rules.arbiter import (
     ALIASES,
     AddTime,
@@ -135,10 +136,25 @@ class ClockSession:
     # -- what to say without being asked ------------------------------------------------------
 
     def resume_announcement(self) -> list[OutputEvent]:
-        """A clock brought back from its journal (``simulate --resume``): both times and the
-        moves, as asked for with the time key, and the displays."""
+        """A clock brought back from its journal (``voice-chess clock --resume``, ``simulate
+        --resume``): both times and the moves, as asked for with the time key, whether it was
+        ended, and the displays."""
         t = self._now
-        return [Say(t, self._time_report(t)), self.state(t)]
+        running = self.clock.running
+        if self.finished or running is None or self.clock.paused or self.clock.flags:
+            text = self._time_report(t)
+        else:  # the game on the board goes on: whose clock runs, as a resumed game says it
+            text = message(
+                self.language,
+                "game.resume.game",
+                side=side_name(running, self.language),
+                white=duration_words(self.clock.remaining_ms("white", t), self.language),
+                black=duration_words(self.clock.remaining_ms("black", t), self.language),
+            )
+            text += " " + self._moves_report()
+        if self.finished:
+            text += " " + message(self.language, "clock.quit")
+        return [Say(t, text), self.state(t)]
 
     def welcome(self, t_ms: int) -> list[OutputEvent]:
         """The first announcement of the interactive clock: the control and how to start."""
@@ -403,6 +419,21 @@ class ClockSession:
             keys=self._key_words(action),
             action=message(self.language, f"clock.action.{action}"),
         )
+
+
+FIRST_PRESS = "press"
+"""``setup.start`` of a clock that waits for its first press (the interactive clock's journal);
+without it White's clock starts at ``t = 0``, as a script's does (6.6)."""
+
+
+def start_ms(setup: Setup) -> int | None:
+    """When White's clock starts: at 0, or (``None``) at the first press."""
+    start = setup.extra.get("start")
+    if start is None:
+        return 0
+    if start != FIRST_PRESS:
+        raise ScriptError(f"setup.start must be {FIRST_PRESS!r} (the first press), not {start!r}")
+    return None
 
 
 def describe_control(control: TimeControl, language: str) -> str:

@@ -57,9 +57,9 @@ class Finishing(Protocol):
 def make_core(setup: Setup, settings: Settings) -> Core:
     """The core for a setup: the talking clock, or a game session."""
     if setup.mode == "clock":
-        from voice.game.clock_mode import ClockSession
+        from voice.game.clock_mode import ClockSession, start_ms
 
-        return ClockSession(setup, settings, start_ms=0)
+        return ClockSession(setup, settings, start_ms=start_ms(setup))
     from voice.game.session import GameSession  # written by the game-session issue
 
     core: Core = GameSession(setup, settings)

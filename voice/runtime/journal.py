@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 import platformdirs
 
@@ -249,9 +249,15 @@ def journal_dir(settings: Settings) -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME)) / "games"
 
 
-def new_journal_path(directory: Path, started: datetime) -> Path:
-    """A fresh file name from the start time: ``game-20260121-193000.jsonl`` (then ``-2``, …)."""
-    stem = f"game-{started:%Y%m%d-%H%M%S}"
+JournalKind = Literal["game", "clock"]
+"""What a journal keeps, and the start of its file name: a game (``voice-chess play``,
+``assist``) or the stand-alone talking clock (``voice-chess clock``)."""
+
+
+def new_journal_path(directory: Path, started: datetime, kind: JournalKind = "game") -> Path:
+    """A fresh file name from the start time: ``game-20260121-193000.jsonl`` (then ``-2``, …),
+    ``clock-…`` for the talking clock."""
+    stem = f"{kind}-{started:%Y%m%d-%H%M%S}"
     candidate = directory / f"{stem}.jsonl"
     number = 2
     while candidate.exists():
@@ -260,9 +266,10 @@ def new_journal_path(directory: Path, started: datetime) -> Path:
     return candidate
 
 
-def latest_journal(directory: Path) -> Path | None:
-    """The most recently written journal in ``directory`` (what "resume" picks by default)."""
-    journals = [path for path in directory.glob("game-*.jsonl") if path.is_file()]
+def latest_journal(directory: Path, kind: JournalKind = "game") -> Path | None:
+    """The most recently written journal of ``kind`` in ``directory`` (what "resume" picks by
+    default)."""
+    journals = [path for path in directory.glob(f"{kind}-*.jsonl") if path.is_file()]
     if not journals:
         return None
     return max(journals, key=lambda path: (path.stat().st_mtime_ns, path.name))
