@@ -337,6 +337,36 @@ def test_a_resumed_clock_that_was_ended_says_so(settings: Settings) -> None:
     assert said(clock.resume_announcement())[0].endswith("Uhr beendet.")
 
 
+def test_a_resumed_clock_says_a_fallen_flag_again(settings: Settings) -> None:
+    clock = session(settings, control="60", language="de")
+    clock.handle(Tick(61 * S))
+    assert said(clock.resume_announcement())[0].endswith("Zeit abgelaufen für Weiß.")
+
+
+@pytest.mark.parametrize(
+    ("keys", "leftover"),
+    [(("help",), "help"), (("quit",), "none"), (("quit", "help"), "help"), ((), None)],
+)
+def test_a_resumed_clock_leaves_help_mode_and_an_unconfirmed_quit(
+    settings: Settings, keys: tuple[str, ...], leftover: str | None
+) -> None:
+    """Brought back in help mode, every press would only describe itself while the player's
+    time runs; with a quit asked for, the next Q would end the clock at once. The inputs that
+    end them are fed and journaled like any other, so that a later resume replays them."""
+    clock = session(settings, control="600", language="de")
+    for t, key in enumerate(keys, start=1):
+        clock.handle(KeyPress(t * S, key))
+    events = clock.leftovers(10 * S)
+    assert [event.key for event in events if isinstance(event, KeyPress)] == (
+        [leftover] if leftover else []
+    )
+    for event in events:
+        clock.handle(event)
+    assert not clock.help_mode and clock.leftovers(11 * S) == []
+    out = clock.handle(KeyPress(12 * S, "quit"))
+    assert not clock.finished and said(out)[0].startswith("Uhr beenden?")
+
+
 def test_a_journal_of_the_interactive_clock_replays_with_its_first_press(
     settings: Settings,
 ) -> None:

@@ -227,16 +227,19 @@ def test_a_clock_killed_mid_game_comes_back_with_every_press(
     term.type(b" ")  # White's first move made: Black's clock runs
     term.type(b"t")
     term.expect("Gespielt: ein Zug.")
-    term.process.kill()  # the power cut
+    term.type(b"h")  # help mode on, then the power cut
+    term.expect("Hilfemodus: jede Taste sagt")
+    term.process.kill()
     term.process.wait()
     (journal,) = _clock_journals()
     lines = journal.read_text(encoding="utf-8").splitlines()
-    assert '"start":"press"' in lines[0] and len(lines) == 4  # the set-up and three keys
+    assert '"start":"press"' in lines[0] and len(lines) == 5  # the set-up and four keys
 
     again = start(terminal_factory, "--resume", "--no-listen", sound_server=False)
-    said = again.expect("Gespielt: ein Zug.")
+    said = again.expect("Hilfemodus beendet.")  # a press presses again, it is not described
     assert "Partie fortgesetzt. Schwarz ist am Zug. Weiß neun Minuten" in said
     assert "Weiß zehn Minuten" not in said  # White's 1.5 s are still spent
+    assert "Gespielt: ein Zug." in said
 
     twice = start(terminal_factory, "--resume", str(journal), sound_server=False)
     twice.expect("ist in Gebrauch: die Uhr läuft wohl noch in einem anderen Fenster.")

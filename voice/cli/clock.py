@@ -10,6 +10,7 @@ Announcements are printed one per line and spoken when a loudspeaker is availabl
 from __future__ import annotations
 
 import argparse
+import contextlib
 import queue
 import sys
 import time
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
 from voice.cli._laws import add_laws_argument
-from voice.cli._resume import add_resume_argument, journal_to_resume
+from voice.cli._resume import LATEST, add_resume_argument, journal_to_resume
 from voice.config import ClockKeys, Language, Settings, override
 from voice.game.clock_mode import ACTIONS, FIRST_PRESS, ClockSession
 from voice.keyboard import KeyReader
@@ -157,26 +158,64 @@ def key_actions(keys: ClockKeys) -> dict[str, str]:
     return {key: action for action in ACTIONS for key in getattr(keys, action)}
 
 
+CHECKPOINT_MS = 10_000
+"""While a clock runs and no key is pressed, its time is written to the journal this often: a
+crash or power cut gives back at most this much of the thinking player's time."""
+
+
+class _Keeper:
+    """The clock's journal as the clock writes it: every input before the clock sees it. A
+    write that fails (the disk is full) ends the saving, said once; the clock goes on, since a
+    game on the board needs its clock more than its journal."""
+
+    def __init__(self, journal: Journal | None, language: str) -> None:
+        self.journal = journal
+        self.language = language
+        self.written_ms = 0  # the time of the last input written
+
+    def write(self, event: InputEvent) -> list[OutputEvent]:
+        """Write ``event``; the sentence to say when the journal could not take it."""
+        if self.journal is None:
+            return []
+        try:
+            self.journal.append(event)
+        except OSError as error:
+            path = self.journal.path
+            self.close()
+            why = error.strerror or str(error)
+            return [Say(event.t_ms, message(self.language, "clock.unsaved", path=path, error=why))]
+        self.written_ms = event.t_ms
+        return []
+
+    def close(self) -> None:
+        journal, self.journal = self.journal, None
+        if journal is not None:
+            with contextlib.suppress(OSError):
+                journal.close()
+
+
 def _loop(
     session: ClockSession,
     reader: KeyReader,
     announcer: _Announcer,
     now: Callable[[], int],
     spoken: SpokenRequests | None = None,
-    record: Callable[[InputEvent], None] | None = None,
+    keeper: _Keeper | None = None,
 ) -> None:
-    """Keys, spoken requests and the clock's wake-ups, each on disk (``record``, the journal)
-    before the clock sees it."""
+    """Keys, spoken requests and the clock's wake-ups, each on disk (``keeper``, the journal)
+    before the clock sees it; while the clock runs, its time every :data:`CHECKPOINT_MS`."""
     actions = key_actions(session.keys)
+    keeper = keeper or _Keeper(None, session.language)
 
     def handle(event: InputEvent) -> None:
-        if record is not None:
-            record(event)
-        announcer.emit(session.handle(event))
+        announcer.emit([*keeper.write(event), *session.handle(event)])
 
     while not session.finished:
-        wake = session.next_wakeup_ms()
-        timeout = None if wake is None else max(0, wake - now()) / 1000
+        due = [] if (wake := session.next_wakeup_ms()) is None else [wake]
+        if keeper.journal is not None and session.clock.running and not session.clock.paused:
+            due.append(keeper.written_ms + CHECKPOINT_MS)
+        next_due = min(due, default=None)
+        timeout = None if next_due is None else max(0, next_due - now()) / 1000
         if spoken is not None:
             timeout = _SPEECH_POLL_S if timeout is None else min(timeout, _SPEECH_POLL_S)
             for request in spoken.pending():
@@ -185,8 +224,10 @@ def _loop(
                 else:
                     handle(Ask(now(), request))
         key = reader.read_key(timeout)
-        # No key: time passed (if select woke a little early, nothing is due yet).
-        handle(Tick(now()) if key is None else KeyPress(now(), actions.get(key, "none")))
+        if key is not None:
+            handle(KeyPress(now(), actions.get(key, "none")))
+        elif next_due is not None and now() >= next_due:  # not when select woke a little early
+            handle(Tick(now()))
 
 
 def request_words(vocab: Vocabulary, language: str) -> str:
@@ -262,55 +303,59 @@ class _Opened:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     language = args.language or settings.language.blind
-    try:
-        opened = (
-            _new(args, settings, language)
-            if args.resume is None
-            else _resumed(journal_to_resume(args.resume, settings, "clock"), settings, language)
+    if not sys.stdin.isatty():  # before anything is written or cut off a journal
+        print(
+            "voice-chess clock: needs a terminal keyboard (standard input is not one)",
+            file=sys.stderr,
         )
+        return 2
+    try:
+        opened = _new(args, settings) if args.resume is None else _resumed(args, settings, language)
     except _Refused as refusal:
         print(f"voice-chess clock: {refusal}", file=sys.stderr)
         return 2
-    session, journal = opened.session, opened.journal
+    session = opened.session
+    keeper = _Keeper(opened.journal, session.language)
+    path = None if opened.journal is None else opened.journal.path
     try:
-        if not sys.stdin.isatty():
-            print(
-                "voice-chess clock: needs a terminal keyboard (standard input is not one)",
-                file=sys.stderr,
-            )
-            return 2
+        greeting = opened.greeting
+        for event in session.leftovers(opened.start_ms):  # help mode, a quit not confirmed
+            greeting += [*keeper.write(event), *session.handle(event)]
+        language = session.language
+        announcer = _Announcer(settings, args.speech, language)
+        spoken = _listen(settings, announcer, language, args.listen)
+        # Time runs from here: the loudspeaker and the recogniser took their time to start.
         origin = time.monotonic() - opened.start_ms / 1000
 
         def now() -> int:
             return int((time.monotonic() - origin) * 1000)
 
-        record = None if journal is None else journal.append
-        language = session.language
-        announcer = _Announcer(settings, args.speech, language)
-        spoken = _listen(settings, announcer, language, args.listen)
         finished = interrupted = False
         try:
             with KeyReader(sys.stdin.fileno()) as reader:
-                announcer.emit(opened.greeting)
-                _loop(session, reader, announcer, now, spoken, record)
+                announcer.emit(greeting)
+                _loop(session, reader, announcer, now, spoken, keeper)
             finished = True
         except EOFError:
             pass
         except KeyboardInterrupt:  # Ctrl-C: where the clock is kept is still said
             interrupted = True
         finally:
+            if not session.finished:  # the time up to the end is charged, as on a real clock
+                closing = Tick(now())
+                keeper.write(closing)
+                announcer.emit(session.handle(closing))
             if spoken is not None:
                 spoken.close()
             announcer.close(finish_speaking=finished)
-        if journal is not None:
-            print(display_text(_saved(journal.path, session), language), flush=True)
+        if keeper.journal is not None and path is not None:
+            print(display_text(_saved(path, session), language), flush=True)
     finally:
-        if journal is not None:
-            journal.close()
+        keeper.close()
     return 130 if interrupted else 0
 
 
-def _new(args: argparse.Namespace, settings: Settings, language: str) -> _Opened:
+def _new(args: argparse.Namespace, settings: Settings) -> _Opened:
     """A new clock and its journal (``clock-….jsonl`` in ``[session] journal_dir``)."""
     setup = Setup(
         mode="clock",
@@ -333,23 +378,26 @@ def _new(args: argparse.Namespace, settings: Settings, language: str) -> _Opened
         laws=session.laws.edition,
         extra={"start": FIRST_PRESS},
     )
-    path = new_journal_path(journal_dir(settings), datetime.now(), "clock")
+    folder = journal_dir(settings)
     greeting = session.welcome(0)
     journal: Journal | None = None
     try:
-        journal = Journal.create(path, pinned)
+        journal = Journal.create(new_journal_path(folder, datetime.now(), "clock"), pinned)
     except OSError as error:  # a read-only or full disk: the clock still runs, and says so
         why = error.strerror or str(error)
-        greeting.insert(0, Say(0, message(session.language, "clock.unsaved", error=why)))
+        text = message(session.language, "clock.unsaved", path=folder, error=why)
+        greeting.insert(0, Say(0, text))
     return _Opened(session, journal, 0, greeting)
 
 
-def _resumed(path: Path, settings: Settings, language: str) -> _Opened:
-    """The clock of the journal at ``path``, replayed to where it stood (its time goes on from
-    its last journaled input: the time it was down is charged to nobody)."""
+def _resumed(args: argparse.Namespace, settings: Settings, language: str) -> _Opened:
+    """The clock of the journal ``--resume`` names, replayed to where it stood (its time goes
+    on from its last journaled input: the time it was down is charged to nobody)."""
+    path = journal_dir(settings) if args.resume == LATEST else args.resume
     try:
+        path = journal_to_resume(args.resume, settings, "clock")
         mode = read_journal(path).setup.mode
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # none there, or the folder is a file
         raise _Refused(message(language, "app.fail.no_journal", path=path)) from None
     except (OSError, ScriptError, UnicodeDecodeError) as error:
         why = getattr(error, "strerror", None) or str(error)

@@ -152,9 +152,22 @@ class ClockSession:
                 black=duration_words(self.clock.remaining_ms("black", t), self.language),
             )
             text += " " + self._moves_report()
+        for fall in self.clock.flags:  # said when it fell; the restarted clock says it again
+            text += " " + message(self.language, "clock.flag", side=self._side_word(fall.side))
         if self.finished:
             text += " " + message(self.language, "clock.quit")
         return [Say(t, text), self.state(t)]
+
+    def leftovers(self, t_ms: int) -> list[InputEvent]:
+        """The inputs that end what a clock brought back from its journal should not still be
+        in (fed to it and journaled like any other, so that a later resume replays them):
+        help mode, where every key only says what it does while the player's time runs, and
+        a quit asked for but not confirmed, where the next Q would end the clock at once."""
+        if self.help_mode:
+            return [KeyPress(t_ms, "help")]  # also forgets a quit asked for
+        if self._quit_pending:
+            return [KeyPress(t_ms, "none")]  # "any other key goes on"
+        return []
 
     def welcome(self, t_ms: int) -> list[OutputEvent]:
         """The first announcement of the interactive clock: the control and how to start."""
