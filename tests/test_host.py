@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import threading
 from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
@@ -18,6 +19,7 @@ from voice.rules.events import (
     OutputEvent,
     Say,
     Setup,
+    Tick,
 )
 from voice.runtime.host import GameHost
 from voice.runtime.journal import Journal, read_journal
@@ -146,3 +148,31 @@ def test_a_held_host_keeps_game_time_still_until_it_is_released(settings: Settin
     run(scenario)
     assert stamps[0].t_ms == 0
     assert [(f.side, f.t_ms) for f in flags] == [("white", 1000)]
+
+
+def test_a_running_clocks_time_is_journaled_at_each_checkpoint(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """A crash while a player thinks gives back at most a checkpoint of their time: with no
+    input, the host journals a tick every ``checkpoint_ms`` while the clock runs (the program
+    uses CHECKPOINT_MS, 10 s; 50 ms here), and none before the clock starts."""
+    path = tmp_path / "clock.jsonl"
+    setup = Setup(mode="clock", time_control="900", extra={"start": "press"})
+
+    async def scenario() -> None:
+        with Journal.create(path, setup) as journal:
+            clock = ClockSession(setup, settings, start_ms=None)
+            host = GameHost(clock, record=journal.append, checkpoint_ms=50)
+            host.start()
+            await asyncio.sleep(0.2)  # not started: nothing to write down
+            await host.submit(lambda t: ClockPress(t, "white"))
+            while len(read_journal(path).events) < 4:
+                await asyncio.sleep(0.05)
+            host.close()
+
+    run(scenario)
+    events = read_journal(path).events
+    assert isinstance(events[0], ClockPress)
+    assert all(isinstance(event, Tick) for event in events[1:4])
+    steps = [b.t_ms - a.t_ms for a, b in itertools.pairwise(events[:4])]
+    assert all(step >= 50 for step in steps)  # one checkpoint after the input before it

@@ -37,6 +37,7 @@ from voice.rules.events import (
     Tick,
 )
 from voice.rules.timecontrol import TimeControlError
+from voice.runtime.host import CHECKPOINT_MS
 from voice.runtime.journal import (
     Journal,
     JournalInUse,
@@ -158,11 +159,6 @@ def key_actions(keys: ClockKeys) -> dict[str, str]:
     return {key: action for action in ACTIONS for key in getattr(keys, action)}
 
 
-CHECKPOINT_MS = 10_000
-"""While a clock runs and no key is pressed, its time is written to the journal this often: a
-crash or power cut gives back at most this much of the thinking player's time."""
-
-
 class _Keeper:
     """The clock's journal as the clock writes it: every input before the clock sees it. A
     write that fails (the disk is full) ends the saving, said once; the clock goes on, since a
@@ -212,7 +208,7 @@ def _loop(
 
     while not session.finished:
         due = [] if (wake := session.next_wakeup_ms()) is None else [wake]
-        if keeper.journal is not None and session.clock.running and not session.clock.paused:
+        if keeper.journal is not None and session.time_runs():
             due.append(keeper.written_ms + CHECKPOINT_MS)
         next_due = min(due, default=None)
         timeout = None if next_due is None else max(0, next_due - now()) / 1000

@@ -133,6 +133,10 @@ class ClockSession:
             instants += [flag_at - threshold for threshold in self._armed]
         return min(instants)
 
+    def time_runs(self) -> bool:
+        """Whether a side's clock is running (started, not paused, not ended)."""
+        return not self.finished and self.clock.running is not None and not self.clock.paused
+
     # -- what to say without being asked ------------------------------------------------------
 
     def resume_announcement(self) -> list[OutputEvent]:

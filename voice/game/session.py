@@ -256,6 +256,10 @@ class GameSession(SessionBase):
         ]
         return min(instants) if instants else None
 
+    def time_runs(self) -> bool:
+        """Whether a player's clock is running (the game is on and not paused)."""
+        return self.result is None and self.clock.running is not None and not self.clock.paused
+
     def finish(self) -> list[dict[str, Any]]:
         """The last line of ``simulate``: the scoresheet as PGN."""
         return [{"pgn": self.pgn()}]

@@ -48,6 +48,14 @@ class Core(Protocol):
 
 
 @runtime_checkable
+class Timed(Protocol):
+    """A core whose clock may be running: the live host writes its time down while it runs
+    (:data:`voice.runtime.host.CHECKPOINT_MS`), so that a crash gives little of it back."""
+
+    def time_runs(self) -> bool: ...
+
+
+@runtime_checkable
 class Finishing(Protocol):
     """A core with something to add at the end of a run (a game's PGN, for example)."""
 

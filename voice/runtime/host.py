@@ -21,10 +21,15 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 
-from voice.game.simulate import Core
+from voice.game.simulate import Core, Timed
 from voice.rules.events import InputEvent, OutputEvent, Tick
 
 log = logging.getLogger(__name__)
+
+CHECKPOINT_MS = 10_000
+"""While a clock runs and nothing happens, its time is journaled (a :class:`Tick`) this often: a
+crash or power cut then gives back at most this much of the thinking player's time, where the
+journal's last input could be many minutes old."""
 
 EventFactory = Callable[[int], InputEvent]
 """Builds an input event for the time (ms since the start) the host assigns to it."""
@@ -38,7 +43,8 @@ class GameHost:
     ``start_ms`` is the game time at which the host starts; a resumed game passes the time of
     the last journaled event, so the clocks go on from there and the time the program was down
     is not charged to anybody. A ``held`` host keeps game time at ``start_ms`` until
-    :meth:`release`.
+    :meth:`release`. With ``checkpoint_ms`` (the program's :data:`CHECKPOINT_MS`), a running
+    clock's time is journaled that often when no input came.
     """
 
     def __init__(
@@ -49,8 +55,10 @@ class GameHost:
         start_ms: int = 0,
         clock: Callable[[], float] = time.monotonic,
         held: bool = False,
+        checkpoint_ms: int | None = None,
     ) -> None:
         self.core = core
+        self._checkpoint_ms = checkpoint_ms
         self._record = record
         self._clock = clock
         self._origin = clock() - start_ms / 1000
@@ -143,6 +151,9 @@ class GameHost:
         if self._closed or self._loop is None or self._held:
             return
         due_ms = self.core.next_wakeup_ms()
+        if self._checkpoint_ms and isinstance(self.core, Timed) and self.core.time_runs():
+            checkpoint = self._last_ms + self._checkpoint_ms
+            due_ms = checkpoint if due_ms is None else min(due_ms, checkpoint)
         if due_ms is None:
             return
         delay = max(0.0, (due_ms - self.now_ms()) / 1000)

@@ -54,7 +54,7 @@ from voice.rules.events import (
 )
 from voice.rules.laws import laws_for
 from voice.rules.timecontrol import TimeControlError, parse_time_control
-from voice.runtime.host import GameHost
+from voice.runtime.host import CHECKPOINT_MS, GameHost
 from voice.runtime.journal import Journal, journal_dir, new_journal_path
 from voice.runtime.text_input import TextInput
 from voice.speech.learning import GameLearner, RecordingStore
@@ -662,7 +662,13 @@ class App:
 
     def _open_host(self, start_ms: int, *, held: bool = False) -> None:
         assert self.session is not None and self.journal is not None
-        self.host = GameHost(self.session, record=self.journal.append, start_ms=start_ms, held=held)
+        self.host = GameHost(
+            self.session,
+            record=self.journal.append,
+            start_ms=start_ms,
+            held=held,
+            checkpoint_ms=CHECKPOINT_MS,
+        )
         self.host.subscribe(self._show)
         self.host.subscribe(self._update_context)
         self.host.subscribe(self._hint_talk_key)
