@@ -268,7 +268,11 @@ def test_a_game_journal_is_no_clock_to_resume(
 
 def test_refuses_a_bad_time_control_clearly(terminal_factory: list[Terminal]) -> None:
     term = start(terminal_factory, "--control", "5 minutes", sound_server=False)
-    term.expect("voice-chess clock: time control '5 minutes': cannot read period")
+    term.expect(
+        "voice-chess clock: Die Bedenkzeit ist nicht lesbar: time control '5 minutes': cannot "
+        "read period"
+    )
+    term.expect("Abhilfe: --control 900+10 oder ein Name aus [clock.presets].")
     assert term.wait() == 2
 
 

@@ -364,7 +364,8 @@ def _new(args: argparse.Namespace, settings: Settings) -> _Opened:
     try:
         session = ClockSession(setup, settings, start_ms=None)
     except TimeControlError as error:
-        raise _Refused(str(error)) from None
+        language = args.language or settings.language.blind
+        raise _Refused(message(language, "app.fail.time_control", error=error)) from None
     # What the clock was started with is written down, so that a resume under other settings
     # (another default control, language or edition) brings back the same clock.
     pinned = replace(
