@@ -305,14 +305,17 @@ def test_a_move_count_written_as_a_whole_float_is_taken(settings: Settings) -> N
     assert said(out) == ["Schiedsrichter: Zugzähler für Weiß auf drei Züge."]
 
 
-def test_a_resumed_clock_says_both_times_and_the_moves(settings: Settings) -> None:
+def test_a_resumed_paused_clock_says_whose_clock_a_press_of_pause_starts(
+    settings: Settings,
+) -> None:
     clock = session(settings, control="900+10", language="de")
     clock.handle(ClockPress(12 * S, "white"))
     clock.handle(Pause(60 * S))
     out = clock.resume_announcement()
     assert said(out) == [
-        "Weiß vierzehn Minuten achtundfünfzig Sekunden, Schwarz vierzehn Minuten zwölf "
-        "Sekunden. Gespielt: ein Zug. Die Uhr ist angehalten."
+        "Partie fortgesetzt. Schwarz ist am Zug. Weiß vierzehn Minuten achtundfünfzig "
+        "Sekunden, Schwarz vierzehn Minuten zwölf Sekunden. Gespielt: ein Zug. Die Uhr ist "
+        "angehalten."
     ]
     assert out[-1] == ClockState(60 * S, 898 * S, 852 * S, None, 1)
 

@@ -266,6 +266,17 @@ def test_a_game_journal_is_no_clock_to_resume(
     assert missing.wait() == 2
 
 
+def test_a_refusal_in_hebrew_is_printed_without_its_vowel_points(
+    terminal_factory: list[Terminal],
+) -> None:
+    """The points are there for the speech engine; a screen reader and a braille display get
+    the plain letters, as everywhere else the program prints (README, "Languages")."""
+    term = start(terminal_factory, "--control", "abc", "--language", "he", sound_server=False)
+    line = term.expect("abc")
+    assert term.wait() == 2
+    assert not re.search("[\u05b0-\u05c7]", line + term.seen), line + term.seen
+
+
 def test_refuses_a_bad_time_control_clearly(terminal_factory: list[Terminal]) -> None:
     term = start(terminal_factory, "--control", "5 minutes", sound_server=False)
     term.expect(

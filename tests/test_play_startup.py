@@ -65,7 +65,9 @@ def test_without_a_loudspeaker_everything_is_printed_and_said_why(tmp_path: Path
     )
     try:
         line = con.expect("Kein Lautsprecher nutzbar")
-        assert "--no-speech" in line and "voice-chess devices" in line
+        assert "--no-speech" in line and line.count("voice-chess devices") == 1
+        # Why, in the player's language: not the English device error with its own advice.
+        assert "(der eingestellte Lautsprecher oder Kopfhörer wurde nicht gefunden)" in line
         con.expect("voice-chess, Heimpartie: getippte Züge und Befehle; Ausgabe nur als Text.")
         con.end_input()
         assert con.wait() == 0

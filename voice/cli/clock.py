@@ -308,7 +308,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         opened = _new(args, settings) if args.resume is None else _resumed(args, settings, language)
     except _Refused as refusal:
-        print(f"voice-chess clock: {refusal}", file=sys.stderr)
+        print(f"voice-chess clock: {display_text(str(refusal), language)}", file=sys.stderr)
         return 2
     session = opened.session
     keeper = _Keeper(opened.journal, session.language)

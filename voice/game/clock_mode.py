@@ -145,9 +145,9 @@ class ClockSession:
         ended, and the displays."""
         t = self._now
         running = self.clock.running
-        if self.finished or running is None or self.clock.paused or self.clock.flags:
+        if self.finished or running is None:
             text = self._time_report(t)
-        else:  # the game on the board goes on: whose clock runs, as a resumed game says it
+        else:  # the game on the board goes on: whose clock runs (or will), as a game says it
             text = message(
                 self.language,
                 "game.resume.game",
@@ -156,6 +156,8 @@ class ClockSession:
                 black=duration_words(self.clock.remaining_ms("black", t), self.language),
             )
             text += " " + self._moves_report()
+            if self.clock.paused:
+                text += " " + message(self.language, "clock.is_paused")
         for fall in self.clock.flags:  # said when it fell; the restarted clock says it again
             text += " " + message(self.language, "clock.flag", side=self._side_word(fall.side))
         if self.finished:

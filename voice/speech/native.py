@@ -73,4 +73,18 @@ def no_speaker_sentence(error: BaseException, language: str) -> str:
     library = missing_library(error, speech=True)
     if library is not None:
         return library.sentence(language)
-    return message(language, "app.fail.no_speaker", error=str(error).rstrip("."))
+    return message(language, "app.fail.no_speaker", error=device_reason(error, language))
+
+
+def device_reason(error: BaseException, language: str) -> str:
+    """Why a device could not be used, to go inside a sentence in ``language``: an audio
+    device's own sentence in that language ("der eingestellte Lautsprecher … wurde nicht
+    gefunden"), else the error's text. The English text of a missing device inside a German
+    sentence, with its own advice, had a screen reader switch languages mid-sentence (a
+    trial)."""
+    from voice.speech.audio import AudioDeviceError
+
+    if not isinstance(error, AudioDeviceError):
+        return str(error).rstrip(".")
+    text = message(language, error.key).rstrip(".")
+    return text[:1].lower() + text[1:]

@@ -58,6 +58,7 @@ from voice.runtime.host import CHECKPOINT_MS, GameHost
 from voice.runtime.journal import Journal, journal_dir, new_journal_path
 from voice.runtime.text_input import TextInput
 from voice.speech.learning import GameLearner, RecordingStore
+from voice.speech.native import device_reason
 from voice.wiring.app_decisions import (
     Mode,
     Opponent,
@@ -314,7 +315,8 @@ class App:
         except (AudioDeviceError, SpeechError, OSError) as error:
             missing = self._missing_library(error, speech=True)
             if missing is None:
-                missing = self.text("fail.no_speaker", error=str(error))
+                reason = device_reason(error, self.language)
+                missing = self.text("fail.no_speaker", error=reason)
             self.output.line(missing)
 
     async def _open_input(self) -> None:
