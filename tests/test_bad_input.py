@@ -414,7 +414,7 @@ def test_resuming_a_folder_without_games_says_none_is_there(tmp_path: Path) -> N
     named (not "Is a directory")."""
     result = voice_chess("play", "--text", "--no-speech", "--no-web", "--resume", str(tmp_path))
     assert result.returncode == 2
-    assert f"Das Journal {tmp_path / 'game-*.jsonl'} gibt es nicht." in one_sentence(result)
+    assert f"In {tmp_path} ist noch keine Partie gespeichert." in one_sentence(result)
 
 
 def test_resuming_a_clock_as_a_game_names_the_command_that_resumes_it(tmp_path: Path) -> None:

@@ -262,7 +262,8 @@ def test_a_game_journal_is_no_clock_to_resume(
     term.expect(f"play --resume {game}.")
     assert term.wait() == 2
     missing = start(terminal_factory, "--resume", sound_server=False)
-    missing.expect("clock-*.jsonl gibt es nicht.")
+    folder = Path(os.environ["XDG_DATA_HOME"]) / "voice-chess" / "games"
+    missing.expect(f"In {folder} ist noch keine Uhr gespeichert.")
     assert missing.wait() == 2
 
 

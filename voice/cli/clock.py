@@ -43,6 +43,7 @@ from voice.runtime.journal import (
     JournalInUse,
     journal_dir,
     new_journal_path,
+    none_saved,
     read_journal,
 )
 from voice.runtime.resume import resume
@@ -395,6 +396,8 @@ def _resumed(args: argparse.Namespace, settings: Settings, language: str) -> _Op
         path = journal_to_resume(args.resume, settings, "clock")
         mode = read_journal(path).setup.mode
     except (FileNotFoundError, NotADirectoryError):  # none there, or the folder is a file
+        if none_saved(path):
+            raise _Refused(message(language, "clock.fail.none_saved", path=path.parent)) from None
         raise _Refused(message(language, "app.fail.no_journal", path=path)) from None
     except (OSError, ScriptError, UnicodeDecodeError) as error:
         why = getattr(error, "strerror", None) or str(error)

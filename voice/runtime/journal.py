@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any, Literal, get_args
 
 import platformdirs
 
@@ -264,6 +264,13 @@ def new_journal_path(directory: Path, started: datetime, kind: JournalKind = "ga
         candidate = directory / f"{stem}-{number}.jsonl"
         number += 1
     return candidate
+
+
+def none_saved(path: Path) -> bool:
+    """Whether ``path`` names no journal but the folder searched for the latest one, where
+    there was none (``voice/cli/_resume.py``): "no game is saved there yet", not "this file
+    does not exist"."""
+    return path.name in {f"{kind}-*.jsonl" for kind in get_args(JournalKind)}
 
 
 def latest_journal(directory: Path, kind: JournalKind = "game") -> Path | None:

@@ -438,7 +438,7 @@ class App:
 
     def _resume(self, path: Path) -> tuple[Setup, int]:
         from voice.rules.events import ScriptError
-        from voice.runtime.journal import JournalInUse
+        from voice.runtime.journal import JournalInUse, none_saved
         from voice.runtime.resume import resume
 
         try:
@@ -447,6 +447,8 @@ class App:
             self._check_journal_dir()  # --resume alone looked for the latest game in a file
             raise Startup(self.text("fail.no_journal", path=path)) from None
         except FileNotFoundError:
+            if none_saved(path):
+                raise Startup(self.text("fail.none_saved", path=path.parent)) from None
             raise Startup(self.text("fail.no_journal", path=path)) from None
         except JournalInUse:
             raise Startup(self.text("fail.journal_in_use", path=path)) from None
