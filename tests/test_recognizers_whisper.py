@@ -21,6 +21,7 @@ from voice.speech.recognizers import (
     Transcript,
     hypotheses,
     make_recognizer,
+    whisper,
 )
 from voice.speech.recognizers.grammar import position_phrases
 from voice.speech.recognizers.second_opinion import SecondOpinion
@@ -388,7 +389,10 @@ def test_the_probability_grows_with_the_lead_and_falls_with_the_distance_from_th
     base = probability(2.0, -2.0, 30.0, 0.3, 1.5)
     assert probability(6.0, -2.0, 30.0, 0.3, 1.5) > base
     assert probability(2.0, -2.0, 30.0, 0.6, 1.5) < base
-    assert probability(2.0, -0.5, 30.0, 0.3, 1.5) > base  # fits better
+    # The best phrase fits better while the free guess fits as before (the gap, the guess's
+    # fit less the phrase's, shrinks by as much): fit and gap hold the phrase's fit together.
+    assert probability(2.0, -0.5, 30.0, 0.3, 0.0) > base
+    assert probability(2.0, -2.0, 30.0, 0.3, 3.0) < base  # the guess fits better still
     assert 0.0 < probability(-50, -9, 0, 1, 9) < probability(50, 0, 90, 0, 0) < 1.0
 
 
@@ -512,16 +516,19 @@ def test_an_answer_kept_for_the_same_audio_is_reused_only_in_the_same_context() 
 def test_a_heard_move_leads_by_its_margin_over_another_move_not_over_its_own_forms(
     recognizer: WhisperRecognizer, tmp_path: Path, vocab: Vocabulary
 ) -> None:
-    """ "Eva schlägt David fünf": the next candidate is "Bauer schlägt David fünf", the same
-    capture; the lead that decides is the one over the next phrase naming another move."""
+    """ "Eva schlägt David fünf": the next candidate is another form of the same capture
+    ("Bauer Eva schlägt David fünf"); the lead that decides is the one over the next phrase
+    naming another move."""
     board = chess.Board("rnbqkbnr/ppp2ppp/8/3pp3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3")
-    recognizer.set_context(position_phrases(board, vocab), phrase_table(board, vocab).named_moves())
+    moves = phrase_table(board, vocab).named_moves()
+    recognizer.set_context(position_phrases(board, vocab), moves)
     judged = recognizer.judge(synthesize("Eva schlägt David fünf", tmp_path))
     assert judged is not None
     evidence, features = judged
     best, runner_up = evidence.scored[:2]
     assert best.phrase == ("eva", "schlägt", "david", "fünf")
-    assert runner_up.phrase == ("bauer", "schlägt", "david", "fünf")  # the same move
+    assert runner_up.phrase != best.phrase
+    assert moves[runner_up.phrase] == moves[best.phrase]  # the same move
     assert features.lead == best.score - rival_score(
         evidence, vocab, phrase_table(board, vocab).named_moves()
     )
@@ -712,3 +719,30 @@ def test_a_whisper_folder_given_by_hand_is_used_by_the_default_recogniser(
         assert "Whisper" in recognizer.describe()
     finally:
         close_recognizer(recognizer)
+
+
+def test_each_phrase_loses_half_its_prior_which_is_aligned_once(
+    recognizer: WhisperRecognizer,
+    tmp_path: Path,
+    vocab: Vocabulary,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """PRIOR_WEIGHT: a phrase scores how much better the audio makes it than silence does (in
+    noise Whisper leans to what it expects anyway). Each phrase's prior, its log-probability
+    aligned to silence, is computed once and kept: the next utterance with the same shortlist
+    aligns no phrase to silence again."""
+    board = chess.Board()
+    recognizer.set_context(position_phrases(board, vocab), phrase_table(board, vocab).named_moves())
+    audio = synthesize("Springer Felix drei", tmp_path)
+    judged = recognizer.judge(audio)
+    assert judged is not None
+    with_prior = {s.phrase: s.score for s in judged[0].scored}
+    kept = dict(recognizer._priors)
+    priors = {s.phrase: kept[" " + written(s.phrase, vocab)] for s in judged[0].scored}
+    assert all(prior < 0 for prior in priors.values())  # log-probabilities
+    monkeypatch.setattr(whisper, "PRIOR_WEIGHT", 0.0)
+    again = recognizer.judge(audio)
+    assert again is not None and recognizer._priors == kept  # nothing aligned to silence again
+    for scored in again[0].scored:
+        lost = scored.score - with_prior[scored.phrase]
+        assert lost == pytest.approx(0.5 * priors[scored.phrase], abs=1e-6)
