@@ -4,6 +4,7 @@ set of phrases per position, rejection, and the calibrated decision."""
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from dataclasses import replace
 from pathlib import Path
 
@@ -730,19 +731,51 @@ def test_each_phrase_loses_half_its_prior_which_is_aligned_once(
     """PRIOR_WEIGHT: a phrase scores how much better the audio makes it than silence does (in
     noise Whisper leans to what it expects anyway). Each phrase's prior, its log-probability
     aligned to silence, is computed once and kept: the next utterance with the same shortlist
-    aligns no phrase to silence again."""
+    makes one ``align`` call, the scoring one."""
     board = chess.Board()
     recognizer.set_context(position_phrases(board, vocab), phrase_table(board, vocab).named_moves())
     audio = synthesize("Springer Felix drei", tmp_path)
     judged = recognizer.judge(audio)
     assert judged is not None
     with_prior = {s.phrase: s.score for s in judged[0].scored}
-    kept = dict(recognizer._priors)
+    kept = recognizer._priors
     priors = {s.phrase: kept[" " + written(s.phrase, vocab)] for s in judged[0].scored}
     assert all(prior < 0 for prior in priors.values())  # log-probabilities
+    model = _Counting(recognizer._model.model)
+    monkeypatch.setattr(recognizer._model, "model", model)
     monkeypatch.setattr(whisper, "PRIOR_WEIGHT", 0.0)
     again = recognizer.judge(audio)
-    assert again is not None and recognizer._priors == kept  # nothing aligned to silence again
+    assert again is not None and model.aligns == 1  # no phrase aligned to silence again
     for scored in again[0].scored:
         lost = scored.score - with_prior[scored.phrase]
         assert lost == pytest.approx(0.5 * priors[scored.phrase], abs=1e-6)
+
+
+def test_a_full_cache_of_priors_keeps_what_the_utterance_needs(
+    recognizer: WhisperRecognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The least recently used priors go first, and never one the same utterance still needs
+    (a reviewer: a full cache dropped a prior it was about to return, a KeyError)."""
+    monkeypatch.setattr(whisper, "_PRIORS_KEPT", 3)
+    monkeypatch.setattr(recognizer, "_priors", OrderedDict())
+    texts = [" Ja", " Nein", " Zeit", " Remis"]
+    ids = [recognizer._token_ids(text) for text in texts]
+    first = recognizer._prior(texts[:3], ids[:3])
+    both = recognizer._prior([texts[0], texts[3]], [ids[0], ids[3]])
+    assert both[0] == first[0]  # "Ja", kept and used again
+    assert list(recognizer._priors) == [" Zeit", " Ja", " Remis"]  # "Nein" went first
+
+
+class _Counting:
+    """A CTranslate2 Whisper model that counts its ``align`` calls."""
+
+    def __init__(self, model: object) -> None:
+        self._model = model
+        self.aligns = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._model, name)
+
+    def align(self, *args: object, **kwargs: object) -> object:
+        self.aligns += 1
+        return self._model.align(*args, **kwargs)  # type: ignore[attr-defined]

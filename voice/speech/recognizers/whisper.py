@@ -17,7 +17,9 @@ repeated back). So it never decides from its own text. Per utterance:
    token of each candidate phrase given the audio (teacher forcing, the encoder output reused).
    A candidate's score is its summed token log-probability plus :data:`TOKEN_BONUS` per token
    (a plain sum favours short phrases) minus :data:`EDIT_WEIGHT` times its distance from the
-   guess.
+   guess, plus :data:`ENDING_WEIGHT` times the log-probability that the sentence ends after
+   it, less :data:`PRIOR_WEIGHT` times its prior (its log-probability when nothing is said,
+   aligned once per phrase to the encoder's output for silence).
 4. **Decide with a calibrated probability** (:func:`probability`, :data:`CALIBRATION`): how far
    the best candidate is ahead of the next that names something else (:func:`rival_score`), how
    well it fits per token, how loud the speech stands above the room, how near the free guess
@@ -206,7 +208,7 @@ class Calibration:
     but on the report voices that played one wrong move in the hall ("Turm Felix vier" heard
     as "… sieben" at 0.975, asked back before). ``sure`` stays at the earlier 0.978: a refit
     may make playing at once stricter, never looser, on tuning evidence alone. This choice was
-    made after seeing the report voices (docs/speech.md §4a)."""
+    made after seeing the report voices (docs/speech.md §4d)."""
 
     lead: float
     """Weight of the best candidate's score lead over the next (score units)."""
@@ -742,8 +744,8 @@ class WhisperRecognizer:
         voices). ``python -m benchmarks answers``, docs/speech.md."""
         self._last = LastAnswer()
         self._stream = WholeUtterance()
-        self._silence: Any = None  # the encoder's output for a window of silence (lazily)
         self._priors: OrderedDict[str, float] = OrderedDict()
+        self._silence = self._encoded_silence()  # now: the first move need not wait for it
 
     def describe(self) -> str:
         return "Whisper base"
@@ -958,30 +960,38 @@ class WhisperRecognizer:
         to the encoder's output for a window of silence, once per text."""
         import ctranslate2
 
-        model = self._model.model
-        if self._silence is None:
-            quiet = np.zeros(int(WINDOW_S * RATE), dtype=np.float32)
-            features = self._model.feature_extractor(quiet, padding=0)
-            frames = features.shape[-1] - features.shape[-1] % 2
-            features = np.ascontiguousarray(features[None, :, :frames], dtype=np.float32)
-            encoded = model.encode(ctranslate2.StorageView.from_array(features), to_cpu=True)
-            self._silence = np.asarray(encoded)
-        missing = [(text, ids) for text, ids in zip(texts, tokens, strict=True)]
-        missing = [(text, ids) for text, ids in missing if text not in self._priors]
+        known = {text: self._priors[text] for text in texts if text in self._priors}
+        missing = {text: ids for text, ids in zip(texts, tokens, strict=True) if text not in known}
         if missing:
             batch = np.repeat(self._silence, len(missing), axis=0)
-            aligned = model.align(
+            aligned = self._model.model.align(
                 ctranslate2.StorageView.from_array(np.ascontiguousarray(batch)),
                 self._start,
-                [ids for _, ids in missing],
+                list(missing.values()),
                 [self._silence.shape[1]] * len(missing),
             )
-            for (text, _), alignment in zip(missing, aligned, strict=True):
+            for text, alignment in zip(missing, aligned, strict=True):
                 probs = alignment.text_token_probs
-                self._priors[text] = sum(math.log(max(p, 1e-12)) for p in probs)
-            while len(self._priors) > _PRIORS_KEPT:
-                self._priors.popitem(last=False)
-        return [self._priors[text] for text in texts]
+                known[text] = sum(math.log(max(p, 1e-12)) for p in probs)
+        for text, prior in known.items():  # the least recently used go first
+            self._priors[text] = prior
+            self._priors.move_to_end(text)
+        while len(self._priors) > _PRIORS_KEPT:
+            self._priors.popitem(last=False)
+        return [known[text] for text in texts]
+
+    def _encoded_silence(self) -> np.ndarray:
+        """The encoder's output for a window of digital silence (what the priors hear)."""
+        import ctranslate2
+
+        quiet = np.zeros(int(WINDOW_S * RATE), dtype=np.float32)
+        features = self._model.feature_extractor(quiet, padding=0)
+        frames = features.shape[-1] - features.shape[-1] % 2
+        features = np.ascontiguousarray(features[None, :, :frames], dtype=np.float32)
+        encoded = self._model.model.encode(
+            ctranslate2.StorageView.from_array(features), to_cpu=True
+        )
+        return np.asarray(encoded)
 
     def _answers_missing(
         self,
