@@ -267,6 +267,24 @@ def test_a_game_journal_is_no_clock_to_resume(
     assert missing.wait() == 2
 
 
+def test_without_speech_each_press_prints_the_side_whose_clock_now_runs(
+    terminal_factory: list[Terminal],
+) -> None:
+    """The click that confirms a press is not heard with --no-speech: a braille display or a
+    screen reader gets the side's name instead, one word per press."""
+    term = start(terminal_factory, "--control", "600", "--no-listen", sound_server=False)
+    term.expect("H für Hilfe.")
+    term.type(b" ")
+    term.expect("Die Uhr läuft. Weiß ist am Zug.")
+    term.type(b" ")
+    term.expect("\nSchwarz.")
+    term.type(b" ")
+    term.expect("\nWeiß.")
+    term.type(b"qq")
+    term.expect("Uhr beendet.")
+    assert term.wait() == 0
+
+
 def test_a_refusal_in_hebrew_is_printed_without_its_vowel_points(
     terminal_factory: list[Terminal],
 ) -> None:

@@ -133,6 +133,11 @@ class _Announcer:
                 )
                 self._running = out.running or self._running
         if self._speaker is None:
+            if switched and self._running is not None:
+                # Without the click, a braille display or screen reader still learns that the
+                # press was taken: the side whose clock now runs, in one word.
+                side = message(self.language, f"clock.{self._running}")
+                print(display_text(f"{side}.", self.language), flush=True)
             return
         if switched:
             self._speaker.earcon("move_made")
