@@ -312,7 +312,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         )
         return 2
     try:
-        opened = _new(args, settings) if args.resume is None else _resumed(args, settings, language)
+        opened = (
+            _new(args, settings, language)
+            if args.resume is None
+            else _resumed(args, settings, language)
+        )
     except _Refused as refusal:
         print(f"voice-chess clock: {display_text(str(refusal), language)}", file=sys.stderr)
         return 2
@@ -357,7 +361,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     return 130 if interrupted else 0
 
 
-def _new(args: argparse.Namespace, settings: Settings) -> _Opened:
+def _new(args: argparse.Namespace, settings: Settings, language: str) -> _Opened:
     """A new clock and its journal (``clock-….jsonl`` in ``[session] journal_dir``)."""
     setup = Setup(
         mode="clock",
@@ -370,7 +374,6 @@ def _new(args: argparse.Namespace, settings: Settings) -> _Opened:
     try:
         session = ClockSession(setup, settings, start_ms=None)
     except TimeControlError as error:
-        language = args.language or settings.language.blind
         raise _Refused(message(language, "app.fail.time_control", error=error)) from None
     # What the clock was started with is written down, so that a resume under other settings
     # (another default control, language or edition) brings back the same clock.
