@@ -349,8 +349,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         finally:
             if not session.finished:  # the time up to the end is charged, as on a real clock
                 closing = Tick(now())
-                keeper.write(closing)
-                announcer.emit(session.handle(closing))
+                announcer.emit([*keeper.write(closing), *session.handle(closing)])
             if spoken is not None:
                 spoken.close()
             announcer.close(finish_speaking=finished)
