@@ -436,3 +436,23 @@ def test_the_talking_clocks_correction_that_leaves_no_time_is_refused_as_in_a_ga
         clock.handle(ArbiterAction(11 * S, "set_time", {"side": "white", "seconds": 0}))
     out = clock.handle(ArbiterAction(12 * S, "add_time", {"side": "black", "seconds": -60}))
     assert said(out) == ["Schiedsrichter: Schwarz hat jetzt neun Minuten."]
+
+
+def test_the_time_asked_after_a_flag_fall_says_the_flag_is_down(settings: Settings) -> None:
+    """A player who missed the flag's announcement (6.1: flag fall is the time expired) hears
+    it with the time, not a bare "null Sekunden"; once the arbiter gives time it is no longer
+    said."""
+    clock = session(settings, control="60", language="de")
+    clock.handle(Tick(61 * S))
+    assert said(clock.handle(Ask(62 * S, "time")))[0].endswith(
+        "Gespielt: null Züge. Zeit abgelaufen für Weiß."
+    )
+    clock.handle(ArbiterAction(63 * S, "add_time", {"side": "white", "seconds": 30}))
+    assert "abgelaufen" not in said(clock.handle(Ask(64 * S, "time")))[0]
+
+
+def test_a_resumed_clock_does_not_say_a_flag_the_arbiter_lifted(settings: Settings) -> None:
+    clock = session(settings, control="60", language="de")
+    clock.handle(Tick(61 * S))
+    clock.handle(ArbiterAction(63 * S, "add_time", {"side": "white", "seconds": 30}))
+    assert "abgelaufen" not in said(clock.resume_announcement())[0]

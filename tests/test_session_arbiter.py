@@ -72,6 +72,29 @@ def test_D_2_9_retract_to_an_agreed_point_with_clocks_readjusted(settings: Setti
     assert pgn_text(out).endswith("1. e4 { [%clk 0:15:09] } 1... e5 { [%clk 0:15:09] } *")
 
 
+def test_D_2_9_a_retraction_after_the_result_says_the_game_goes_on(settings: Settings) -> None:
+    """Both players heard the result; a retraction past it must tell them it no longer
+    stands, or the blind player would think the game still over."""
+    out = run_text(
+        """
+        {"setup": {"mode": "game", "blind": "white", "time_control": "900", "language": "en"}}
+        {"t": 1, "blind": "Eva vier"}
+        {"t": 2, "sighted": "e5"}
+        {"t": 3, "arbiter": {"action": "result", "result": "1-0", "reason": "forfeit"}}
+        {"t": 4, "arbiter": {"action": "retract", "ply": 1}}
+        {"t": 5, "arbiter": {"action": "retract", "ply": 0}}
+        """,
+        settings,
+    )
+    assert says(out, "blind", 4.0) == [
+        "Arbiter: the game is taken back. Last move: Eva vier. Black to move.",
+        "The game goes on.",
+    ]
+    assert says(out, "blind", 5.0) == [
+        "Arbiter: the game is taken back. Last move: -. White to move."
+    ]
+
+
 def test_7_5_5_first_illegal_move_gives_the_opponent_time_the_second_loses(
     settings: Settings,
 ) -> None:

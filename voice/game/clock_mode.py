@@ -158,8 +158,7 @@ class ClockSession:
             text += " " + self._moves_report()
             if self.clock.paused:
                 text += " " + message(self.language, "clock.is_paused")
-        for fall in self.clock.flags:  # said when it fell; the restarted clock says it again
-            text += " " + message(self.language, "clock.flag", side=self._side_word(fall.side))
+            text += self._flags_report()  # said when it fell; the restarted clock says it again
         if self.finished:
             text += " " + message(self.language, "clock.quit")
         return [Say(t, text), self.state(t)]
@@ -402,12 +401,20 @@ class ClockSession:
             black_side=self._side_word("black"),
             black=duration_words(self.clock.remaining_ms("black", t), self.language),
         )
-        text += " " + self._moves_report()
+        text += " " + self._moves_report() + self._flags_report()
         if not self.clock.started:
             text += " " + message(self.language, "clock.not_started")
         elif self.clock.paused:
             text += " " + message(self.language, "clock.is_paused")
         return text
+
+    def _flags_report(self) -> str:
+        """The flags still down, in the order they fell: a time said as "null Sekunden" alone
+        would leave a player who missed the flag's announcement to work out that it fell."""
+        down = dict.fromkeys(f.side for f in self.clock.flags if self.clock.is_down(f.side))
+        return "".join(
+            " " + message(self.language, "clock.flag", side=self._side_word(side)) for side in down
+        )
 
     def _moves_report(self) -> str:
         """The blind player's completed moves and, in a period with a move count, those left."""

@@ -177,7 +177,8 @@ class ArbiterDesk:
         game.expect_repeat = None
         if game.offer is not None:
             game.offer = None
-        if game.result is not None:
+        reopened = game.result is not None
+        if reopened:
             game.result = None
             game.sheet.reopen()
         game.clock.switch_to(side_of(game.board.turn), t)
@@ -191,3 +192,5 @@ class ArbiterDesk:
         turn = side_of(game.board.turn)
         last = game.sheet.entries[-1].spoken if game.sheet.entries else "-"
         game.say_all(out, t, "arbiter.retracted", side=turn, move=last)
+        if reopened:  # the result both players heard no longer stands
+            game.say_all(out, t, "goes_on")
