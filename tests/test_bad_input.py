@@ -69,12 +69,18 @@ def test_a_settings_folder_instead_of_a_file_is_named(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("control", "why"),
     [
-        ("99999999999999999999", "a period has at most 86400 seconds (24 hours)"),
-        ("900+99999999999999999999", "an increment or delay of at most 3600 seconds"),
-        ("5400d86401", "an increment or delay of at most 3600 seconds"),
-        ("99999999999999999999/900", "a period has at most 200 moves"),
-        (":".join(["40/900"] * 11 + ["900"]), "at most 10 periods"),
-        ("0+5", "the first period needs a base time before its increment (for example '300+5')"),
+        (
+            "99999999999999999999",
+            "99999999999999999999: eine Periode dauert höchstens vierundzwanzig Stunden.",
+        ),
+        (
+            "900+99999999999999999999",
+            "Verzögerung beträgt höchstens eine Stunde.",
+        ),
+        ("5400d86401", "5400d86401: ein Zeitzuschlag oder eine Verzögerung beträgt höchstens"),
+        ("99999999999999999999/900", "eine Periode hat höchstens 200 Züge."),
+        (":".join(["40/900"] * 11 + ["900"]), "lesbar: höchstens 10 Perioden."),
+        ("0+5", "die erste Periode braucht eine Grundzeit vor dem Zuschlag, zum Beispiel 300+5."),
     ],
 )
 def test_an_absurd_time_control_is_refused_before_the_game(
@@ -86,7 +92,7 @@ def test_an_absurd_time_control_is_refused_before_the_game(
     )
     assert result.returncode == 2
     text = one_sentence(result)
-    assert "Die Bedenkzeit ist nicht lesbar" in text and why in text
+    assert "Die Bedenkzeit ist nicht lesbar" in text and why in text  # why in German too
     assert not journal.exists()
 
 

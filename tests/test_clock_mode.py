@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from voice.config import Settings, override
-from voice.game.clock_mode import ClockSession, describe_control
+from voice.game.clock_mode import ClockSession, describe_control, describe_fault
 from voice.game.simulate import make_core
 from voice.rules.events import (
     ArbiterAction,
@@ -25,7 +26,8 @@ from voice.rules.events import (
     Setup,
     Tick,
 )
-from voice.rules.timecontrol import parse_time_control
+from voice.rules.timecontrol import TimeControlError, parse_time_control
+from voice.words.spoken_time import duration_words
 
 S = 1000
 
@@ -456,3 +458,36 @@ def test_a_resumed_clock_does_not_say_a_flag_the_arbiter_lifted(settings: Settin
     clock.handle(Tick(61 * S))
     clock.handle(ArbiterAction(63 * S, "add_time", {"side": "white", "seconds": 30}))
     assert "abgelaufen" not in said(clock.resume_announcement())[0]
+
+
+FAULTS = [
+    ("?", "none"),
+    ("-", "none"),
+    ("*60", "sandclock"),
+    ("abc", "unreadable"),
+    ("0/300", "no_moves"),
+    ("201/300", "too_many_moves"),
+    ("86401", "too_long"),
+    ("300+3601", "extra_too_long"),
+    ("40/900:0", "no_time"),
+    (":".join(["900"] * 11), "too_many_periods"),
+    ("0+5", "base_first"),
+    ("900:40/900", "last_only"),
+]
+
+
+@pytest.mark.parametrize(("control", "reason"), FAULTS)
+@pytest.mark.parametrize("language", ["de", "en", "ar", "fa", "he"])
+def test_a_time_control_fault_is_said_in_the_players_language(
+    control: str, reason: str, language: str
+) -> None:
+    """A player told why their time control cannot be used hears it in their language, with
+    the limit as a time in words; the English message stays for scripts and logs."""
+    with pytest.raises(TimeControlError) as caught:
+        parse_time_control(control)
+    assert caught.value.reason == reason
+    words = describe_fault(caught.value, language)
+    if language != "en":
+        assert not re.search(r"\b(period|time control|moves?|at most)\b", words), words
+    if reason == "too_long":  # the limit said as a time, as the clock says times
+        assert duration_words(24 * 3600 * 1000, language) in words, words

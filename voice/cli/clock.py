@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, get_args
 from voice.cli._laws import add_laws_argument
 from voice.cli._resume import LATEST, add_resume_argument, journal_to_resume
 from voice.config import ClockKeys, Language, Settings, override
-from voice.game.clock_mode import ACTIONS, FIRST_PRESS, ClockSession
+from voice.game.clock_mode import ACTIONS, FIRST_PRESS, ClockSession, describe_fault
 from voice.keyboard import KeyReader
 from voice.rules.events import (
     Ask,
@@ -373,7 +373,8 @@ def _new(args: argparse.Namespace, settings: Settings, language: str) -> _Opened
     try:
         session = ClockSession(setup, settings, start_ms=None)
     except TimeControlError as error:
-        raise _Refused(message(language, "app.fail.time_control", error=error)) from None
+        why = describe_fault(error, language)
+        raise _Refused(message(language, "app.fail.time_control", error=why)) from None
     # What the clock was started with is written down, so that a resume under other settings
     # (another default control, language or edition) brings back the same clock.
     pinned = replace(

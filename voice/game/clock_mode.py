@@ -56,7 +56,7 @@ from voice.rules.events import (
     Tick,
 )
 from voice.rules.laws import EditionError, laws_for
-from voice.rules.timecontrol import Period, TimeControl, parse_time_control
+from voice.rules.timecontrol import Period, TimeControl, TimeControlError, parse_time_control
 from voice.words.messages import message
 from voice.words.spoken_time import count_words, duration_words
 
@@ -467,6 +467,15 @@ def describe_control(control: TimeControl, language: str) -> str:
     only = len(control.periods) == 1
     parts = [_describe_period(period, language, only=only) for period in control.periods]
     return message(language, "clock.then").join(parts)
+
+
+def describe_fault(error: TimeControlError, language: str) -> str:
+    """Why a time control cannot be used, in the player's words ("0+5: eine Periode …"); the
+    error's own message is English, for scripts and logs."""
+    params: dict[str, object] = dict(error.params)
+    if error.reason in ("too_long", "extra_too_long"):
+        params["limit"] = duration_words(int(error.params["limit"]) * 1000, language)
+    return message(language, f"time_control.{error.reason}", **params)
 
 
 def _describe_period(period: Period, language: str, *, only: bool) -> str:

@@ -41,7 +41,16 @@ _PERIOD_RE = re.compile(r"^(?:(?P<moves>\d+)/)?(?P<base>\d+)(?:(?P<kind>[+d])(?P
 
 
 class TimeControlError(ValueError):
-    """A time control text that is not one of the allowed forms; the message says what is."""
+    """A time control text that is not one of the allowed forms; the message says what is.
+
+    The message is English, for scripts and logs. ``reason`` names the fault and ``params``
+    its parts, so that a player is told it in their own language: ``message(language,
+    f"time_control.{reason}", **params)`` (the catalogue is above this layer)."""
+
+    def __init__(self, english: str, reason: str, /, **params: str | int) -> None:
+        super().__init__(english)
+        self.reason = reason
+        self.params = params
 
 
 @dataclass(frozen=True)
@@ -109,29 +118,47 @@ _EXPLAIN = (
 def _parse_period(part: str, text: str) -> Period:
     if part.startswith("*"):
         raise TimeControlError(
-            f"time control {text!r}: sandclock periods ('{part}') are not supported; {_EXPLAIN}"
+            f"time control {text!r}: sandclock periods ('{part}') are not supported; {_EXPLAIN}",
+            "sandclock",
+            part=part,
         )
     match = _PERIOD_RE.match(part)
     if match is None:
-        raise TimeControlError(f"time control {text!r}: cannot read period {part!r}; {_EXPLAIN}")
+        raise TimeControlError(
+            f"time control {text!r}: cannot read period {part!r}; {_EXPLAIN}",
+            "unreadable",
+            part=part,
+        )
     moves = int(match["moves"]) if match["moves"] is not None else None
     if moves == 0:
-        raise TimeControlError(f"time control {text!r}: a period needs at least one move")
+        raise TimeControlError(
+            f"time control {text!r}: a period needs at least one move", "no_moves", part=part
+        )
     base_s = int(match["base"])
     extra_s = int(match["extra"]) if match["extra"] is not None else 0
-    for value, limit, what in (
-        (moves or 0, MAX_MOVES, f"at most {MAX_MOVES} moves"),
-        (base_s, MAX_BASE_S, f"at most {MAX_BASE_S} seconds (24 hours)"),
-        (extra_s, MAX_EXTRA_S, f"an increment or delay of at most {MAX_EXTRA_S} seconds"),
+    for value, limit, what, reason in (
+        (moves or 0, MAX_MOVES, f"at most {MAX_MOVES} moves", "too_many_moves"),
+        (base_s, MAX_BASE_S, f"at most {MAX_BASE_S} seconds (24 hours)", "too_long"),
+        (
+            extra_s,
+            MAX_EXTRA_S,
+            f"an increment or delay of at most {MAX_EXTRA_S} seconds",
+            "extra_too_long",
+        ),
     ):
         if value > limit:
             raise TimeControlError(
-                f"time control {text!r}: period {part!r} is too long; a period has {what}"
+                f"time control {text!r}: period {part!r} is too long; a period has {what}",
+                reason,
+                part=part,
+                limit=limit,
             )
     base_ms = base_s * 1000
     extra_ms = extra_s * 1000
     if base_ms == 0 and extra_ms == 0:
-        raise TimeControlError(f"time control {text!r}: period {part!r} gives no time at all")
+        raise TimeControlError(
+            f"time control {text!r}: period {part!r} gives no time at all", "no_time", part=part
+        )
     return Period(
         moves=moves,
         base_ms=base_ms,
@@ -155,27 +182,39 @@ def parse_time_control(text: str, presets: Mapping[str, str] | None = None) -> T
             written = by_name[written.lower()].strip()
     if written in ("", "?"):
         raise TimeControlError(
-            f"time control {text!r} is unknown ('?'): the clock needs a real one; {_EXPLAIN}"
+            f"time control {text!r} is unknown ('?'): the clock needs a real one; {_EXPLAIN}",
+            "none",
+            text=text.strip() or '""',
         )
     if written == "-":
         raise TimeControlError(
-            f"time control {text!r} means 'no time control' ('-'): the clock needs one; {_EXPLAIN}"
+            f"time control {text!r} means 'no time control' ('-'): the clock needs one; {_EXPLAIN}",
+            "none",
+            text=text.strip() or '""',
         )
     parts = written.split(":")
     if len(parts) > MAX_PERIODS:
-        raise TimeControlError(f"time control {text!r}: at most {MAX_PERIODS} periods")
+        raise TimeControlError(
+            f"time control {text!r}: at most {MAX_PERIODS} periods",
+            "too_many_periods",
+            limit=MAX_PERIODS,
+        )
     periods = tuple(_parse_period(part.strip(), text) for part in parts)
     first = periods[0]
     if first.base_ms == 0 and first.delay_ms == 0:
         # The increment comes only after a completed move (6.3.1): the flag would fall at once.
+        example = f"300+{first.increment_ms // 1000}"
         raise TimeControlError(
             f"time control {text!r}: the first period needs a base time before its increment "
-            f"(for example '300+{first.increment_ms // 1000}')"
+            f"(for example '{example}')",
+            "base_first",
+            example=example,
         )
     for period in periods[:-1]:
         if period.moves is None:
             raise TimeControlError(
                 f"time control {text!r}: only the last period may be without a move count "
-                "(it holds all remaining moves)"
+                "(it holds all remaining moves)",
+                "last_only",
             )
     return TimeControl(periods=periods, text=written)

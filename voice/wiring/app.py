@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TextIO
 from voice import config
 from voice.config import Settings
 from voice.game import announcements as ann
-from voice.game.clock_mode import describe_control, key_name
+from voice.game.clock_mode import describe_control, describe_fault, key_name
 from voice.game.session import GameSession
 from voice.game.session_base import played_settings
 from voice.rules.approval import SetupApproval
@@ -423,7 +423,8 @@ class App:
                 self.plan, self.settings, self.language, datetime.now().strftime("%Y.%m.%d")
             )
         except TimeControlError as error:
-            raise Startup(self.text("fail.time_control", error=str(error))) from None
+            why = describe_fault(error, self.language)
+            raise Startup(self.text("fail.time_control", error=why)) from None
 
     def _new_session(self, setup: Setup) -> GameSession:
         from voice.rules.events import PositionOver, ScriptError
