@@ -19,6 +19,7 @@ from voice.wiring.app_decisions import (
     new_setup,
     resume_command,
     shown,
+    unused_on_resume,
     with_engine,
 )
 from voice.words.vocabulary import Vocabulary
@@ -153,3 +154,15 @@ def test_the_printed_resume_command_keeps_the_input_and_output_chosen(
 ) -> None:
     """A screen-reader user who started with ``--no-speech`` is not brought back speaking."""
     assert resume_command(plan) == command
+
+
+def test_a_resumed_game_names_the_options_it_does_not_use(settings: Settings) -> None:
+    """A game goes on as it began: options that differ from its journal's set-up are named;
+    a preset and the control it stands for are the same control."""
+    setup = Setup(time_control="900+10", blind="white", language="de", laws="2023")
+    assert unused_on_resume(setup, settings, control="rapid", blind="white", laws="2023") == []
+    assert unused_on_resume(
+        setup, settings, control="300", blind="black", language="en", laws="2018", level=3
+    ) == ["--control 300", "--blind black", "--language en", "--laws 2018"]
+    with_level = Setup(extra={"engine_level": 2})
+    assert unused_on_resume(with_level, settings, level=5) == ["--level 5"]

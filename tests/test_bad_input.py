@@ -588,6 +588,26 @@ def test_a_computer_strength_without_the_computer_is_refused_not_ignored() -> No
     )
 
 
+def test_options_a_resumed_game_does_not_use_are_named_not_ignored(tmp_path: Path) -> None:
+    """A game goes on as it began; a --control or --language given with --resume must not
+    seem to have taken effect. The same value as the journal's is not named."""
+    journal = tmp_path / "game-20261127-120000.jsonl"
+    journal.write_text(
+        '{"setup": {"mode": "game", "time_control": "600", "language": "de"}}\n'
+        '{"t": 1.0, "blind": "Eva vier"}\n',
+        encoding="utf-8",
+    )
+    result = voice_chess(
+        *("play", "--resume", str(journal), "--text", "--no-speech", "--no-web"),
+        *("--control", "300", "--language", "en", "--blind", "white"),
+    )
+    text = one_sentence(result)
+    assert (
+        "Die fortgesetzte Partie geht weiter, wie sie begann; nicht verwendet: --control 300, "
+        "--language en." in text
+    )
+
+
 def test_a_corrupt_journal_given_to_simulate_resume_is_named_once(tmp_path: Path) -> None:
     journal = tmp_path / "j3.jsonl"
     journal.write_text(

@@ -235,8 +235,14 @@ def test_a_clock_killed_mid_game_comes_back_with_every_press(
     lines = journal.read_text(encoding="utf-8").splitlines()
     assert '"start":"press"' in lines[0] and len(lines) == 5  # the set-up and four keys
 
-    again = start(terminal_factory, "--resume", "--no-listen", sound_server=False)
+    # The options of a new clock are not taken: it is said, naming those that differ.
+    again = start(
+        terminal_factory,
+        *("--resume", "--control", "600", "--blind", "black", "--no-listen"),
+        sound_server=False,
+    )
     said = again.expect("Hilfemodus beendet.")  # a press presses again, it is not described
+    assert "wie sie begann; nicht verwendet: --blind black." in said
     assert "Partie fortgesetzt. Schwarz ist am Zug. Weiß neun Minuten" in said
     assert "Weiß zehn Minuten" not in said  # White's 1.5 s are still spent
     assert "Gespielt: ein Zug." in said

@@ -48,6 +48,7 @@ from voice.runtime.journal import (
 )
 from voice.runtime.resume import resume
 from voice.speech.native import NativeLibrary, missing_library, no_speaker_sentence
+from voice.wiring.app_decisions import unused_on_resume
 from voice.words.messages import display_text, message
 from voice.words.phrases import speakable
 from voice.words.utterance import Heard
@@ -423,7 +424,21 @@ def _resumed(args: argparse.Namespace, settings: Settings, language: str) -> _Op
         print(f"voice-chess clock: {warning}", file=sys.stderr)
     session = resumed.core
     assert isinstance(session, ClockSession)  # the journal's set-up says so
-    return _Opened(session, resumed.journal, resumed.contents.last_ms, resumed.announcement)
+    greeting = resumed.announcement
+    unused = unused_on_resume(
+        resumed.contents.setup,
+        settings,
+        control=args.control,
+        blind=args.blind,
+        language=args.language,
+        laws=args.laws,
+    )
+    if args.profile and args.profile != resumed.contents.setup.profile:
+        unused.append(f"--profile {args.profile}")
+    if unused:  # given with --resume: the player must not think they took effect
+        text = message(session.language, "app.start.unused", options=", ".join(unused))
+        greeting = [Say(resumed.contents.last_ms, text), *greeting]
+    return _Opened(session, resumed.journal, resumed.contents.last_ms, greeting)
 
 
 def _saved(path: Path, session: ClockSession) -> str:

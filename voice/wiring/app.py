@@ -72,6 +72,7 @@ from voice.wiring.app_decisions import (
     question_phrases,
     resume_command,
     shown,
+    unused_on_resume,
     with_engine,
     yes_or_no,
 )
@@ -212,6 +213,7 @@ class App:
         self._missing_told: set[NativeLibrary] = set()  # native libraries said to be missing
         self.approval: dict[str, Any] | None = None  # the set-up the arbiter approved
         self._resumed = False  # a journal was read: "Partie fortgesetzt" instead of "beginnt"
+        self._unused: list[str] = []  # options a resumed game does not use (said at the start)
         self._under_way = False  # a resumed journal has inputs: approved, or played on
         self.key_actions = {
             key: action
@@ -462,6 +464,17 @@ class App:
         for warning in resumed.contents.warnings:
             self.output.line(warning)
         setup = resumed.contents.setup
+        plan = self.plan
+        self._unused = unused_on_resume(
+            setup,
+            self.settings,
+            control=plan.control,
+            blind=plan.blind,
+            language=plan.language,
+            laws=plan.laws,
+            fen=plan.fen,
+            level=plan.level,
+        )
         # The words and the rules of hearing the game was played with (the session replayed
         # the journal with them, voice.game.session_base.played_settings): the same here.
         self.settings = played_settings(setup, self.settings)
@@ -513,6 +526,8 @@ class App:
         )
         if setup.extra.get("opponent_speaks"):  # no board for the opponent (--no-web)
             self.output.say(message(self.language, "game.opponent_speaks"))
+        if self._unused:  # given with --resume: the player must not think they took effect
+            self.tell("start.unused", options=", ".join(self._unused))
 
     async def _ask(
         self,

@@ -25,7 +25,7 @@ from voice.rules.events import (
     Setup,
     Side,
 )
-from voice.rules.timecontrol import parse_time_control
+from voice.rules.timecontrol import TimeControlError, parse_time_control
 from voice.words.utterance import Heard, read_command
 from voice.words.vocabulary import Phrase, Vocabulary, yes_no_phrases
 
@@ -116,6 +116,45 @@ def resume_command(plan: Plan) -> str:
     elif plan.lan:
         words.append("--lan")
     return " ".join(words)
+
+
+def unused_on_resume(
+    setup: Setup,
+    settings: Settings,
+    *,
+    control: str | None = None,
+    blind: Side | None = None,
+    language: str | None = None,
+    laws: str | None = None,
+    fen: str | None = None,
+    level: int | None = None,
+) -> list[str]:
+    """The options of the command line a resumed game or clock does not use because it goes
+    on as it began (its journal's set-up), written as they were given: "--control 300". The
+    same value as the journal's is no contradiction and is not named."""
+    presets = settings.clock.presets
+
+    def read(text: str) -> str:
+        try:
+            return parse_time_control(text, presets).text
+        except TimeControlError:
+            return text
+
+    unused = []
+    if control and read(control) != read(setup.time_control):
+        unused.append(f"--control {control}")
+    if blind and blind != setup.blind:
+        unused.append(f"--blind {blind}")
+    if language and setup.language and language != setup.language:
+        unused.append(f"--language {language}")
+    if laws and setup.laws and laws != setup.laws:
+        unused.append(f"--laws {laws}")
+    if fen and fen != setup.fen:
+        unused.append(f"--fen {fen}")
+    played = setup.extra.get("engine_level")
+    if level is not None and played is not None and level != played:
+        unused.append(f"--level {level}")
+    return unused
 
 
 def with_engine(setup: Setup, level: int, player: str) -> Setup:
