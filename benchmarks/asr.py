@@ -59,8 +59,9 @@ from voice.speech.recognizers import Recognizer, close_recognizer, hypotheses, m
 from voice.speech.recognizers.grammar import position_phrases
 from voice.speech.recognizers.lexicon import Lexicon, lexicon_dir
 from voice.speech.recognizers.second_opinion import pocketsphinx_in
+from voice.speech.speech_input import free_guess
 from voice.speech.wavio import RATE, load_for_recognition, to_int16, write_wav
-from voice.words.matcher import Decision, match_move
+from voice.words.matcher import Decision, guess_refusal, match_move
 from voice.words.phrases import PhraseTable, phrase_table, speakable, spoken_forms
 from voice.words.utterance import read_command
 from voice.words.vocabulary import PIECE_WORDS, NamedMoves, Phrase, Vocabulary
@@ -310,6 +311,10 @@ class Tally:
     """With noise: the signal-to-noise ratio over the speech frames alone, per utterance."""
     unheard: int = 0
     """With ``--room``: moves the end-pointer never delivered (part of rejected)."""
+    told_illegal: int = 0
+    """Refused utterances whose free transcription the game would explain as an illegal move
+    ("Kein König kann nach Gustav fünf"): a move nobody said, as the corpus says legal moves
+    and non-chess speech only (part of rejected)."""
 
     @property
     def count(self) -> int:
@@ -981,6 +986,14 @@ def _run(
             tally.at_once += 1
         if result_outcome == "choose" and any(c.move.uci() == item.move for c in result.candidates):
             tally.choose_right += 1
+        if not transcript.nbest and guess_refusal(
+            board, free_guess(transcript), vocab, settings.matching
+        ):
+            tally.told_illegal += 1
+            failures.append(
+                f"{condition:9s} told     {item.voice:10s} said {item.text!r}: the guess "
+                f"{free_guess(transcript)!r} explained as an illegal move"
+            )
         if item.move is not None:
             nonlocal table
             if table is None or table[0] != item.fen:
@@ -1394,6 +1407,9 @@ def format_report(
         "accepted without a question (part of wrong) · choose: moves",
         "offered by number, (right): the right one among them · SNR sp.: median signal-to-noise",
         "ratio over the speech frames alone (the names give it over the whole recording)",
+        "explained as an illegal move nobody said (a refused utterance's free guess, part of "
+        "rejected): "
+        + ", ".join(f"{name} {tally.told_illegal}" for name, tally in report.tallies.items()),
         "heard as a request for information (part of rejected: answered, no move): "
         + ", ".join(
             f"{name} {tally.outcomes['request']}" for name, tally in report.tallies.items()
@@ -1505,6 +1521,7 @@ def figures(
             else 0.0,
             "decode_ms_p95": round(_percentile(tally.decode_ms, 95), 1) if tally.decode_ms else 0.0,
             "unheard": tally.unheard,
+            "told_illegal_count": tally.told_illegal,
             "speech_frame_snr_db_median": round(statistics.median(tally.speech_snr), 2)
             if tally.speech_snr
             else None,

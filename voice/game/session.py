@@ -86,7 +86,15 @@ from voice.words.explore_words import (
     explore_phrases,
     where_phrases,
 )
-from voice.words.matcher import Decision, Hypothesis, MatchResult, match_move, rank_phrases
+from voice.words.matcher import (
+    NOT_AN_ATTEMPT,
+    Decision,
+    Hypothesis,
+    MatchResult,
+    guess_refusal,
+    match_move,
+    rank_phrases,
+)
 from voice.words.phrases import MoveIntent, Refusal, explain_refusal, phrase_table, render_move
 from voice.words.spoken_time import duration_words
 from voice.words.utterance import Command, command_table, read_command
@@ -108,8 +116,6 @@ file, "Bauer", the capture word: 0.4), never a word said differently ("Eva fünf
 vier" is a move)."""
 
 # Refusal reasons that are not an attempt at an illegal move (the words were too vague).
-_NOT_AN_ATTEMPT = frozenset({"say_whole_move", "several_can_reach", "which_piece", "game_over"})
-
 # Commands that only ask for information: harmless when misheard, and still useful after the end.
 REQUESTS = frozenset(
     {
@@ -668,18 +674,10 @@ class GameSession(SessionBase):
         never makes a move or a command; a guess that names a legal move or nothing clear stays
         "Nicht verstanden", and it is no illegal attempt (7.5): the player may have said
         something else."""
-        words = self.vocab.normalize(guess)
-        if not words or self.pending is not None or self.clock.paused or not self.hears_moves():
+        if self.pending is not None or self.clock.paused or not self.hears_moves():
             return False
-        if read_command(words, self.vocab, numbers=False) is not None:
-            return False
-        result = match_move(
-            self.board, [Hypothesis(words, 1.0)], self.vocab, self.settings.matching
-        )
-        refusal = result.refusal
-        if result.decision != Decision.REJECT or refusal is None:
-            return False
-        if refusal.reason in _NOT_AN_ATTEMPT:
+        refusal = guess_refusal(self.board, guess, self.vocab, self.settings.matching)
+        if refusal is None:
             return False
         self.emit(out, Say(t, refusal.text(self.language), "blind"))
         out.add(Refused(t, self.blind, refusal.reason))
@@ -927,7 +925,7 @@ class GameSession(SessionBase):
         text = refusal.text(self.language)
         self.emit(out, Say(t, text, "blind"))
         out.add(Refused(t, self.blind, refusal.reason))
-        if refusal.reason in _NOT_AN_ATTEMPT:
+        if refusal.reason in NOT_AN_ATTEMPT:
             return
         mover = self.mover()
         self.attempts[mover] += 1

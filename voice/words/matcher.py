@@ -50,6 +50,7 @@ from voice.words.phrases import (
     parse_intent,
     phrase_table,
 )
+from voice.words.utterance import read_command
 from voice.words.vocabulary import (
     CAPTURE_WORDS,
     EN_PASSANT,
@@ -504,6 +505,28 @@ def match_move(
     if len(offered) == 1:
         return MatchResult(Decision.CONFIRM, candidates[:1], best.move, None, heard)
     return MatchResult(Decision.CHOOSE, tuple(offered), None, None, heard)
+
+
+NOT_AN_ATTEMPT = frozenset({"say_whole_move", "several_can_reach", "which_piece", "game_over"})
+"""Refusals that name no illegal move (the words were too few, or fit several moves)."""
+
+
+def guess_refusal(
+    board: chess.Board, guess: str, vocab: Vocabulary, thresholds: MatchingSettings
+) -> Refusal | None:
+    """Why the move a free transcription names is illegal here ("Der König steht im
+    Schach"), or None when it names a legal move, a command, too little, or nothing clear.
+
+    The recogniser listens for the position's legal moves only, so an illegal move said
+    clearly would otherwise only ever be "Nicht verstanden" (6.5 of docs/rules.md)."""
+    words = vocab.normalize(guess)
+    if not words or read_command(words, vocab, numbers=False) is not None:
+        return None
+    result = match_move(board, [Hypothesis(words, 1.0)], vocab, thresholds)
+    refusal = result.refusal
+    if result.decision != Decision.REJECT or refusal is None:
+        return None
+    return None if refusal.reason in NOT_AN_ATTEMPT else refusal
 
 
 def _top_intent(
