@@ -403,3 +403,31 @@ def test_the_opponents_page_names_castling_as_the_board_does(settings: Settings)
 """
     said = says(run_text(script, settings), "sighted", 1.0)
     assert len(said) == 1 and "O-O-O" in said[0] and "Rochade" not in said[0]
+
+
+def test_words_that_name_no_move_on_the_opponents_turn_are_not_understood(
+    settings: Settings,
+) -> None:
+    """ "Ihr Gegner ist am Zug" answers a move said out of turn; said for a misheard request it
+    would tell the player that time cannot be asked for now (D.2.10.4 says it can). A request
+    heard slightly wrong ("Zeid") is answered on either move; so while the clock stands."""
+    out = run_text(
+        """
+        {"setup": {"mode": "game", "blind": "white", "time_control": "600"}}
+        {"t": 1, "blind": "Zeid"}
+        {"t": 2, "blind": "Eva vier"}
+        {"t": 3, "blind": "Zeid"}
+        {"t": 4, "blind": "xyzzy"}
+        {"t": 5, "blind": "Springer Felix drei"}
+        {"t": 6, "blind": "Pause"}
+        {"t": 7, "blind": "xyzzy"}
+        {"t": 8, "blind": "David vier"}
+        """,
+        settings,
+    )
+    assert says(out, "blind", 1.0)[0].endswith("Gespielt: null Züge.")
+    assert says(out, "blind", 3.0)[0].endswith("Gespielt: ein Zug.")
+    assert says(out, "blind", 4.0) == ["Nicht verstanden."]
+    assert says(out, "blind", 5.0) == ["Ihr Gegner ist am Zug."]
+    assert says(out, "blind", 7.0) == ["Nicht verstanden."]
+    assert says(out, "blind", 8.0) == ["Die Uhr ist angehalten. Pause lässt sie weiterlaufen."]

@@ -625,15 +625,19 @@ class GameSession(SessionBase):
             fuzzy = self._fuzzy_command(heard, numbers)
             if fuzzy is not None:
                 self._command(fuzzy, t, out)
-            else:
+            elif self._names_a_move(heard[0]):
                 self._tell_paused(t, out)
+            else:
+                self._refuse_blind(None, t, out)
             return
         if not self.hears_moves():
             fuzzy = self._fuzzy_command(heard, numbers)
             if fuzzy is not None:
                 self._command(fuzzy, t, out)
-            else:
+            elif self._names_a_move(heard[0]):
                 self.tell(out, t, "turn.not_yours")
+            else:  # a request misheard must not sound as if none could be asked now (D.2.10.4)
+                self._refuse_blind(None, t, out)
             return
         answer = self._promotion_answer(heard[0])
         if answer is None and self.opponent_speaks and self.pending is not None:
@@ -825,6 +829,12 @@ class GameSession(SessionBase):
     def _best_cost(self, result: MatchResult) -> float:
         return result.candidates[0].cost if result.candidates else float("inf")
 
+    def _names_a_move(self, top: Hypothesis) -> bool:
+        """Words of a move (a file, a rank, a piece, "schlägt", castling): a move said when none
+        is taken is answered with why ("Ihr Gegner ist am Zug"); anything else is not
+        understood."""
+        return not self.vocab.move_words().isdisjoint(top.words)
+
     def _fuzzy_command(
         self, heard: Sequence[Hypothesis], numbers: bool, below: float = float("inf")
     ) -> Command | None:
@@ -840,8 +850,9 @@ class GameSession(SessionBase):
         command, cost, _ = ranked[0]
         if command.name not in REQUESTS or cost > limit or cost >= below:
             return None
-        if len(ranked) > 1 and ranked[1][1] - cost < matching.ambiguity_margin:
-            return None
+        rival = ranked[1][1] if len(ranked) > 1 else float("inf")
+        if rival <= limit and rival - cost < matching.ambiguity_margin:
+            return None  # a rival too far to be taken itself ("Zug" for "Zeid") is none
         return command
 
     def _propose(self, move: chess.Move, t: int, out: Outputs) -> None:
