@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 import pytest
@@ -147,6 +148,10 @@ def test_a_resumed_game_goes_on_under_the_command_it_began_with(
             "voice-chess play --text --no-speech --no-web",
         ),
         (Plan(mode="assist", lan=True), "voice-chess assist --lan"),
+        (  # the settings the journal does not keep (the devices, [web], the keys)
+            Plan(mode="play", config=Path("/home/a b/my.toml")),
+            "voice-chess --config '/home/a b/my.toml' play",
+        ),
     ],
 )
 def test_the_printed_resume_command_keeps_the_input_and_output_chosen(

@@ -81,6 +81,7 @@ def test_a_settings_folder_instead_of_a_file_is_named(tmp_path: Path) -> None:
         ("99999999999999999999/900", "eine Periode hat höchstens 200 Züge."),
         (":".join(["40/900"] * 11 + ["900"]), "lesbar: höchstens 10 Perioden."),
         ("0+5", "die erste Periode braucht eine Grundzeit vor dem Zuschlag, zum Beispiel 300+5."),
+        ("", '"" ist keine Bedenkzeit.'),  # not the default in silence
     ],
 )
 def test_an_absurd_time_control_is_refused_before_the_game(

@@ -244,6 +244,23 @@ def test_a_game_resumed_with_its_clock_stopped_says_so(settings: Settings) -> No
     assert said[-1] == "Die Uhr ist angehalten. Pause lässt sie weiterlaufen."
 
 
+def test_a_game_resumed_before_its_first_move_tells_the_player_their_colour(
+    settings: Settings,
+) -> None:
+    """Killed before the first move (a tournament board waiting for the arbiter's approval),
+    the game never said "Sie spielen Schwarz"; after a move the player knows it."""
+    from voice.game.session import GameSession
+    from voice.rules.events import Say, Setup, parse_input
+
+    setup = Setup(mode="game", blind="black", time_control="600")
+    session = GameSession.replay(setup, [], settings)
+    said = [o.text for o in session.resume_announcement() if isinstance(o, Say)]
+    assert said[1] == "Sie spielen Schwarz."
+    played = GameSession.replay(setup, [parse_input({"t": 1, "sighted": "e2e4"})], settings)
+    said = [o.text for o in played.resume_announcement() if isinstance(o, Say)]
+    assert "Sie spielen Schwarz." not in said
+
+
 def test_6_11_at_home_a_clock_the_arbiter_stopped_waits_for_the_arbiter(
     settings: Settings,
 ) -> None:

@@ -108,6 +108,7 @@ def plan_from(
         language=args.language,
         fen=args.fen,
         laws=args.laws,
+        config=getattr(args, "config", None),
         **extra,
     )
 

@@ -36,7 +36,7 @@ from voice.rules.events import (
     Setup,
     Tick,
 )
-from voice.rules.timecontrol import TimeControlError
+from voice.rules.timecontrol import TimeControlError, parse_time_control
 from voice.runtime.host import CHECKPOINT_MS
 from voice.runtime.journal import (
     Journal,
@@ -48,7 +48,7 @@ from voice.runtime.journal import (
 )
 from voice.runtime.resume import resume
 from voice.speech.native import NativeLibrary, missing_library, no_speaker_sentence
-from voice.wiring.app_decisions import unused_on_resume
+from voice.wiring.app_decisions import command_of, unused_on_resume
 from voice.words.messages import display_text, message
 from voice.words.phrases import speakable
 from voice.words.utterance import Heard
@@ -355,7 +355,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 spoken.close()
             announcer.close(finish_speaking=finished)
         if keeper.journal is not None and path is not None:
-            print(display_text(_saved(path, session), language), flush=True)
+            print(display_text(_saved(path, session, args.config), language), flush=True)
     finally:
         keeper.close()
     return 130 if interrupted else 0
@@ -372,6 +372,8 @@ def _new(args: argparse.Namespace, settings: Settings, language: str) -> _Opened
         laws=args.laws,
     )
     try:
+        if args.control is not None:  # an empty one too: the default is not what was asked
+            parse_time_control(args.control, settings.clock.presets)
         session = ClockSession(setup, settings, start_ms=None)
     except TimeControlError as error:
         why = describe_fault(error, language)
@@ -441,12 +443,13 @@ def _resumed(args: argparse.Namespace, settings: Settings, language: str) -> _Op
     return _Opened(session, resumed.journal, resumed.contents.last_ms, greeting)
 
 
-def _saved(path: Path, session: ClockSession) -> str:
-    """Where the clock is kept, and how to go on with it if it was not ended."""
+def _saved(path: Path, session: ClockSession, config: Path | None) -> str:
+    """Where the clock is kept, and how to go on with it if it was not ended (with the
+    settings file it was started with: the journal does not keep the keys or the devices)."""
     text = message(session.language, "clock.saved", path=path)
     if not session.finished:
         text += " " + message(
-            session.language, "clock.resume_hint", command="voice-chess clock", path=path
+            session.language, "clock.resume_hint", command=command_of("clock", config), path=path
         )
     return text
 

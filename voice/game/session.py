@@ -311,6 +311,8 @@ class GameSession(SessionBase):
                 black=duration_words(self.clock.remaining_ms("black", t), language),
             )
             self.emit(out, Say(t, text, to))
+        if not self.sheet.entries:  # stopped before a move: "Sie spielen Schwarz" was not said
+            self.tell(out, t, "resume.colour", side=ann.side_name(self.blind, self.language))
         if self.sheet.entries:
             for to, language in self.audiences():
                 moves = ann.last_moves_words(self.sheet, 2, language)

@@ -9,6 +9,7 @@ loudspeaker, loop or clock in here, so each decision is tested without them.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -54,6 +55,7 @@ class Plan:
     fen: str | None = None
     laws: str | None = None  # --laws: the FIDE Laws edition (default [rules] edition)
     deaf_opponent: bool = False
+    config: Path | None = None  # --config: the settings file it was started with
 
 
 # -- the set-up ---------------------------------------------------------------------------------
@@ -74,7 +76,7 @@ def new_setup(plan: Plan, settings: Settings, language: str, date: str) -> Setup
     # What decides an input's effect is kept, so that the game replays the same after a
     # crash whatever settings are in use then; a preset's name is kept as what it stood for.
     extra["settings"] = settings_snapshot(settings)
-    control = plan.control or settings.clock.time_control
+    control = settings.clock.time_control if plan.control is None else plan.control
     control = parse_time_control(control, settings.clock.presets).text
     return Setup(
         mode="game",
@@ -102,11 +104,19 @@ def journal_mode(setup: Setup) -> Mode:
     return "assist" if setup.profile == "tournament" else "play"
 
 
+def command_of(name: str, config: Path | None) -> str:
+    """ "voice-chess play", with the settings file it was started with: a resumed game or
+    clock needs the settings its journal does not keep (the devices, ``[web]``, the keys)."""
+    if config is None:
+        return f"voice-chess {name}"
+    return f"voice-chess --config {shlex.quote(str(config.absolute()))} {name}"
+
+
 def resume_command(plan: Plan) -> str:
     """The command that resumes this game as it was started (the journal's path follows):
     with the same kind of input and output, so that a player who chose a terminal without
     speech or without the web board is not brought back with them."""
-    words = ["voice-chess", plan.mode]
+    words = [command_of(plan.mode, plan.config)]
     if plan.text:
         words.append("--text")
     if not plan.speech:
