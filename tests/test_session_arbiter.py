@@ -327,3 +327,24 @@ def test_a_journal_of_the_rules_before_replays_a_correction_to_zero_as_it_was_pl
         settings,
     )
     assert [(r["t"], r["result"]) for r in results(out)] == [(14.0, "1-0")]
+
+
+def test_6_11_a_question_left_open_while_the_clock_stood_is_asked_again_when_it_runs(
+    settings: Settings,
+) -> None:
+    """ "ja" while the arbiter stopped the clock is refused; when the clock runs again the
+    player must hear that the question still waits for an answer."""
+    out = run_text(
+        """
+        {"setup": {"mode": "game", "time_control": "600", "profile": "tournament"}}
+        {"t": 1, "blind": "Eva fier"}
+        {"t": 2, "arbiter": {"action": "pause"}}
+        {"t": 3, "blind": "ja"}
+        {"t": 4, "arbiter": {"action": "resume"}}
+        {"t": 5, "blind": "ja"}
+        """,
+        settings,
+    )
+    assert says(out, "blind", 1.0) == ["Eva vier?"]
+    assert says(out, "blind", 4.0)[-1] == "Eva vier?"
+    assert moves(out) == ["e2e4"]

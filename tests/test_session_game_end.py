@@ -189,6 +189,8 @@ def test_6_9_flag_fall_loses(settings: Settings) -> None:
     assert [line for line in out if "flag" in line] == [{"t": 63.0, "flag": "white"}]
     _ended(out, "0-1", "time_forfeit", 63.0)
     assert pgn_game(out).headers["Termination"] == "time forfeit"
+    # The comment stands on Black's move: it names whose flag fell.
+    assert pgn_game(out).end().comment.endswith("time forfeit by White")
     assert moves(out) == ["e2e4", "e7e5"]
 
 

@@ -74,6 +74,7 @@ class Scoresheet:
     result: str = "*"
     reason: str = ""
     laws: str = ""  # the FIDE Laws edition the game is played under ("2023", ...)
+    by: Side | None = None  # who resigned, overstepped the time or moved illegally
 
     def record(self, entry: Entry) -> None:
         self.entries.append(entry)
@@ -88,13 +89,15 @@ class Scoresheet:
         del self.entries[plies:]
         self.offers = {ply for ply in self.offers if ply <= plies}
 
-    def finish(self, result: str, reason: str) -> None:
+    def finish(self, result: str, reason: str, by: Side | None = None) -> None:
         self.result = result
         self.reason = reason
+        self.by = by
 
     def reopen(self) -> None:
         self.result = "*"
         self.reason = ""
+        self.by = None
 
     # -- PGN ------------------------------------------------------------------------------
 
@@ -123,7 +126,9 @@ class Scoresheet:
             if entry.ply in self.offers:
                 node.comment = f"{node.comment} (=)".strip()
         if self.result != "*" and self.reason:  # in words a reader of the PGN knows
-            node.comment = f"{node.comment} {self.reason.replace('_', ' ')}".strip()
+            # Whose: the comment stands on the last move, often the other side's.
+            whose = f" by {self.by.capitalize()}" if self.by else ""
+            node.comment = f"{node.comment} {self.reason.replace('_', ' ')}{whose}".strip()
         exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=True)
         return game.accept(exporter)
 

@@ -236,13 +236,13 @@ class GameSession(SessionBase):
             case Ask():
                 self._on_key(event.what, t, out)
             case ArbiterAction():
-                self.arbiter.act(event, t, out)
+                self._arbiter_acts(event, t, out)
             case OpponentLanguage():
                 self.opponent_language = event.language
             case Pause():
-                self.arbiter.act(ArbiterAction(t, "pause"), t, out)
+                self._arbiter_acts(ArbiterAction(t, "pause"), t, out)
             case Resume():
-                self.arbiter.act(ArbiterAction(t, "resume"), t, out)
+                self._arbiter_acts(ArbiterAction(t, "resume"), t, out)
             case ClockPress():
                 self.tell(out, t, "key.press_not_needed")
             case Tick():
@@ -325,6 +325,18 @@ class GameSession(SessionBase):
             self._tell_paused(t, out)
         out.add(self.clock_state(t))
         return out.events
+
+    def _arbiter_acts(self, event: ArbiterAction, t: int, out: Outputs) -> None:
+        stopped = self.clock.paused
+        self.arbiter.act(event, t, out)
+        if stopped and not self.clock.paused:
+            self._remind_pending(t, out)
+
+    def _remind_pending(self, t: int, out: Outputs) -> None:
+        """The clock runs again with a question still open ("Eva vier?" asked, "ja" refused
+        while it stood): it is asked again, or the player waits for nothing."""
+        if self.pending is not None:
+            self.tell_text(out, t, self._pending_question())
 
     def _pending_question(self) -> str:
         match self.pending:
@@ -1261,6 +1273,7 @@ class GameSession(SessionBase):
             self.stopped_by = None
             self.log.append(LogEntry(t, "resume", self.blind, "the blind player, at home"))
             self.say_all(out, t, "resumed_home")
+            self._remind_pending(t, out)
             return
         self._cmd_arbiter(command, t, out)
 

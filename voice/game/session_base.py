@@ -353,9 +353,10 @@ class SessionBase:
         opponent = other(side)
         self.say_all(out, t, "flag.fallen", side=side)
         if cannot_checkmate(self.board, color_of(opponent)):
-            self.end_game(t, "1/2-1/2", "time_forfeit_draw", out)  # 6.9
+            self.end_game(t, "1/2-1/2", "time_forfeit_draw", out, by=side)  # 6.9
         else:
-            self.end_game(t, "1-0" if opponent == "white" else "0-1", "time_forfeit", out)
+            winner = "1-0" if opponent == "white" else "0-1"
+            self.end_game(t, winner, "time_forfeit", out, by=side)
 
     def end_game(
         self,
@@ -374,7 +375,7 @@ class SessionBase:
         self.expect_repeat = None
         if not self.clock.paused:
             self.clock.pause(t)
-        self.sheet.finish(result, reason)
+        self.sheet.finish(result, reason, by)
         out.add(final)
         self.say_all(out, t, "result.announce", final=final, by=by)
 
