@@ -491,3 +491,21 @@ def test_the_clock_speaks_arabic_and_prints_it_unvocalised() -> None:
         term.close()
     assert any("\u0621" <= c <= "\u064a" for c in printed)
     assert not set(printed) & set(HARAKAT)
+
+
+def test_the_terminals_lines_for_the_arbiter_are_in_one_language_and_the_editions_words() -> None:
+    """The blind player's English does not prefix a German arbiter line ("For the arbiter:
+    Protokolliert …"): the whole line is in the arbiter's language, and under the 2001 Laws
+    the arbiter is the controller (Appendix F)."""
+    from console import run_command
+
+    result = run_command(
+        *("assist", "--text", "--no-speech", "--no-web", "--language", "en", "--laws", "2001"),
+        stdin="\nberührt\n",
+    )
+    lines = result.stdout.splitlines()
+    assert (
+        "Für den Turnierleiter: Gemeldet vom blinden Spieler: Schwarz hat eine Figur berührt."
+        in lines
+    )
+    assert not [line for line in lines if line.startswith("For the arbiter")]

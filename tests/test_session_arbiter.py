@@ -44,7 +44,8 @@ def test_6_11_player_calls_the_arbiter_and_arbiter_adjusts_clocks_and_counter(
     ]
     # A malformed action is refused and changes nothing.
     assert says(out, "arbiter", 100.0)[0].startswith("Aktion fly_away abgelehnt: unknown action")
-    assert says(out, "arbiter", 101.0)[0].startswith("Aktion add_time abgelehnt: 'side'")
+    # a malformed message keeps its English detail (no panel sends it)
+    assert says(out, "arbiter", 101.0)[0].startswith("Aktion Zeit gutgeschrieben abgelehnt: 'side'")
     assert clock_at(out, 101.0)["black"] == clock_at(out, 90.0)["black"]
     # A declared result ends the game and is announced to both sides.
     assert results(out) == [{"t": 110.0, "result": "0-1", "reason": "arbiter"}]
@@ -170,7 +171,7 @@ def test_arbiter_penalty_and_guideline_III_4_increment(settings: Settings) -> No
     assert says(out, "all", 20.0) == ["Schiedsrichter: Weiß erhält eine Minute dazu."]
     # From the next completed move on, 5 s are added for both.
     assert clock_at(out, 35.0)["black"] == clock_at(out, 30.0)["black"] - 5 + 5
-    assert says(out, "arbiter", 36.0)[0].startswith("Aktion increment abgelehnt")
+    assert says(out, "arbiter", 36.0)[0].startswith("Aktion Inkrement für beide Spieler abgelehnt")
 
 
 def test_every_arbiter_action_is_logged_with_its_reason_even_when_refused(
@@ -302,10 +303,10 @@ def test_6_10_2_a_clock_correction_that_leaves_no_time_is_refused_not_a_flag(
         settings,
     )
     assert says(out, "arbiter", 10.0) == [
-        "Aktion add_time abgelehnt: black would have no time left; a flag falls only when a "
-        "player's own time runs out: to end the game, declare the result"
+        "Aktion Zeit gutgeschrieben abgelehnt: Schwarz hätte keine Zeit mehr; um die Partie zu "
+        "beenden, das Ergebnis festlegen"
     ]
-    assert says(out, "arbiter", 11.0)[0].startswith("Aktion set_time abgelehnt: white would")
+    assert says(out, "arbiter", 11.0)[0].startswith("Aktion Zeit gesetzt abgelehnt: Weiß hätte")
     assert clock_at(out, 11.0)["black"] == 600.0 and clock_at(out, 11.0)["white"] <= 600.0
     assert says(out, "all", 12.0) == ["Schiedsrichter: Schwarz hat jetzt neun Minuten."]
     assert clock_at(out, 13.0)["black"] == 600.0

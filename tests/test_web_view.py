@@ -147,3 +147,22 @@ def test_under_the_2001_laws_the_opponent_claims_the_blind_players_fallen_flag_o
         opponent = view_of(game, "opponent")
         assert opponent.result is not None and opponent.result.result == "0-1"
         assert not opponent.flag_claim
+
+
+def test_the_arbiters_panel_says_why_an_action_was_refused_in_its_language(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """An arbiter at the panel must learn why a correction was not made (6.10.2: it would
+    leave White no time), in the panel's language, not in the program's English."""
+    with live_game(settings, tmp_path) as game:
+        game.submit(lambda t: ArbiterAction(t, "add_time", {"side": "white", "seconds": -9000}))
+        builder = GameView(game.host, game.settings, "de")
+        german = game.call(lambda: builder.view_for("arbiter", "de")).log
+        assert german is not None and german[-1].text == (
+            "Nicht ausgeführt: Zeit gutgeschrieben · Weiß · \u22122:30:00 · Weiß hätte keine "
+            "Zeit mehr; um die Partie zu beenden, das Ergebnis festlegen"
+        )
+        english = game.call(lambda: builder.view_for("arbiter", "en")).log
+        assert english is not None and english[-1].text.endswith(
+            "White would have no time left; to end the game, declare the result"
+        )

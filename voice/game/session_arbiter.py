@@ -8,6 +8,8 @@ refused and changes nothing.
 
 from __future__ import annotations
 
+from typing import Any
+
 import chess
 
 from voice.game.session_base import LogEntry, Outputs, SessionBase, color_of, side_of
@@ -34,6 +36,7 @@ from voice.rules.arbiter import (
 from voice.rules.clock import SIDES, ClockError, other
 from voice.rules.dead_position import cannot_checkmate
 from voice.rules.events import ArbiterAction, Side
+from voice.rules.explained import Explained
 
 
 class ArbiterDesk:
@@ -52,17 +55,24 @@ class ArbiterDesk:
         try:
             self._apply(command, t, out)
         except (ArbiterError, ClockError) as error:
-            self._refuse(event, str(error), t, out)
+            self._refuse(event, error, t, out)
             return
         name = command.name
         self.game.log.append(LogEntry(t, name, command.side, command.reason, dict(event.params)))
         self.game.to_arbiter(out, t, "arbiter.logged", action=name, reason=command.reason or "-")
 
-    def _refuse(self, event: ArbiterAction, error: str, t: int, out: Outputs) -> None:
-        """Logged as given, so that the arbiter sees what was refused and why."""
-        entry = LogEntry(t, f"refused:{event.action}", None, error, dict(event.params))
-        self.game.log.append(entry)
-        self.game.to_arbiter(out, t, "arbiter.refused", action=event.action, error=error)
+    def _refuse(self, event: ArbiterAction, error: str | Explained, t: int, out: Outputs) -> None:
+        """Logged as given, so that the arbiter sees what was refused and why: in words of
+        the arbiter's language where the refusal has a sentence (``game.why.{reason}``), in
+        the English of a malformed message otherwise."""
+        why: dict[str, Any] = {}
+        if isinstance(error, Explained) and error.reason:
+            why = {"reason": error.reason, **error.params}
+        kind = f"refused:{event.action}"
+        self.game.log.append(LogEntry(t, kind, None, str(error), dict(event.params), why))
+        self.game.to_arbiter(
+            out, t, "arbiter.refused", action=event.action, error=str(error), why=why
+        )
 
     def _apply(self, command: ArbiterCommand, t: int, out: Outputs) -> None:
         game = self.game
@@ -98,7 +108,9 @@ class ArbiterDesk:
                 if kind not in game.laws.illegal_kinds:
                     raise ArbiterError(
                         f"under the FIDE Laws {game.laws.edition} '{kind}' is not an "
-                        "illegal move (7.4); give a penalty with 'penalty' if it deserves one"
+                        "illegal move (7.4); give a penalty with 'penalty' if it deserves one",
+                        "not_illegal",
+                        edition=game.laws.edition,
                     )
                 if back is not None:
                     self._retract(back, t, out)
@@ -107,7 +119,9 @@ class ArbiterDesk:
                 if side == game.blind and not game.laws.deduct_for_scoresheet_of_disabled:
                     raise ArbiterError(
                         f"under the FIDE Laws {game.laws.edition} no time is deducted from a "
-                        "player with a disability for not keeping score (8.1.6)"
+                        "player with a disability for not keeping score (8.1.6)",
+                        "no_deduction",
+                        edition=game.laws.edition,
                     )
                 game.clock.add_time(side, -ms, t)
                 self._time_changed(side, "arbiter.scoresheet_deduction", t, out)
@@ -168,7 +182,8 @@ class ArbiterDesk:
             keep += (0 if back.side == "white" else 1) - (0 if start.turn == chess.WHITE else 1)
         if not 0 <= keep <= len(game.board.move_stack):
             raise ClockError(
-                f"cannot take back to half-move {keep}: the game has {len(game.board.move_stack)}"
+                f"cannot take back to half-move {keep}: the game has {len(game.board.move_stack)}",
+                "retract_beyond",
             )
         while len(game.board.move_stack) > keep:
             game.board.pop()

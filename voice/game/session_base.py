@@ -19,7 +19,7 @@ import chess
 from voice.config import ConfigError, Settings, override
 from voice.game import announcements as ann
 from voice.game.scoresheet import Entry, Scoresheet
-from voice.rules.clock import Clock, other
+from voice.rules.clock import SIDES, Clock, other
 from voice.rules.dead_position import cannot_checkmate, is_dead
 from voice.rules.events import (
     Audience,
@@ -149,6 +149,9 @@ class LogEntry:
     side: Side | None = None
     detail: str = ""
     params: dict[str, Any] = field(default_factory=dict)
+    why: dict[str, Any] = field(default_factory=dict)
+    """A refusal's reason and its parts, for the sentence in the reader's language
+    (:func:`why_words`); empty when it has none."""
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"t": to_seconds(self.t_ms), "kind": self.kind}
@@ -158,7 +161,17 @@ class LogEntry:
             out["detail"] = self.detail
         if self.params:
             out["params"] = dict(self.params)
+        if self.why:
+            out["why"] = dict(self.why)
         return out
+
+
+def why_words(why: dict[str, Any], language: str) -> str:
+    """Why an arbiter's action was refused, in ``language`` ("Weiß hätte keine Zeit mehr …")."""
+    params = {key: value for key, value in why.items() if key != "reason"}
+    if params.get("side") in SIDES:
+        params["side"] = ann.side_name(params["side"], language)
+    return game_message(language, f"why.{why['reason']}", **params)
 
 
 class Outputs:
@@ -424,9 +437,14 @@ class SessionBase:
             self.emit(out, Say(t, text, "sighted"))
 
     def to_arbiter(self, out: Outputs, t: int, key: str, **params: Any) -> None:
-        """A line for the arbiter's log (in the opponent's page language)."""
-        text = self.sentence(key, self.opponent_language, params)
+        """A line for the arbiter's log, in the arbiter's language."""
+        text = self.sentence(key, self.arbiter_language, params)
         out.add(Say(t, text, "arbiter"))
+
+    @property
+    def arbiter_language(self) -> str:
+        """The arbiter's: ``[language] arbiter``, or the opponent's page language."""
+        return self.settings.language.arbiter or self.opponent_language
 
     def say_all(self, out: Outputs, t: int, key: str, **params: Any) -> None:
         """One sentence to both players, each in their language."""
@@ -443,7 +461,7 @@ class SessionBase:
             if name in ("side", "by") and value is not None:
                 filled[name] = ann.side_name(value, language)
             elif (
-                key == "arbiter.logged"
+                key in ("arbiter.logged", "arbiter.refused")
                 and name == "action"
                 and f"web.log.{value}" in catalogue(language)
             ):
@@ -462,6 +480,8 @@ class SessionBase:
         if key == "result.announce":
             final = params["final"]
             return self.result_words(final, language)
+        if params.get("why"):  # a refusal the arbiter reads in their language
+            filled["error"] = why_words(params["why"], language)
         return game_message(language, self.laws.wording(key), **filled)
 
     def restarts_at_home(self) -> bool:

@@ -54,6 +54,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from voice.rules.explained import Explained
 from voice.rules.laws import ILLEGAL_KINDS, IllegalKind
 
 if TYPE_CHECKING:
@@ -83,8 +84,9 @@ _RESULTS: tuple[ResultText, ...] = ("1-0", "0-1", "1/2-1/2")
 MAX_SECONDS = 36_000
 
 
-class ArbiterError(ValueError):
-    """A malformed arbiter action; the message says which parameter and what is allowed."""
+class ArbiterError(Explained, ValueError):
+    """A malformed arbiter action; the message says which parameter and what is allowed. An
+    action the game refuses as the Laws stand names its ``reason`` (``game.why.{reason}``)."""
 
 
 def leaves_time(side: Side, ms: int) -> None:
@@ -95,7 +97,9 @@ def leaves_time(side: Side, ms: int) -> None:
     if ms <= 0:
         raise ArbiterError(
             f"{side} would have no time left; a flag falls only when a player's own time runs "
-            "out: to end the game, declare the result"
+            "out: to end the game, declare the result",
+            "no_time_left",
+            side=side,
         )
 
 

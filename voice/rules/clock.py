@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from voice.rules.explained import Explained
 from voice.rules.timecontrol import TimeControl
 
 Side = Literal["white", "black"]
@@ -40,8 +41,9 @@ def other(side: Side) -> Side:
     return "black" if side == "white" else "white"
 
 
-class ClockError(RuntimeError):
-    """An operation the clock cannot do now (not started, paused, time going backwards)."""
+class ClockError(Explained, RuntimeError):
+    """An operation the clock cannot do now (not started, paused, time going backwards); an
+    arbiter's correction it refuses names its ``reason`` (``game.why.{reason}``)."""
 
 
 @dataclass(frozen=True)
@@ -222,7 +224,9 @@ class Clock:
         category stay those announced for the event.
         """
         if any(p.increment_ms or p.delay_ms for p in self.control.periods):
-            raise ClockError("Guideline III applies only to time controls without increment")
+            raise ClockError(
+                "Guideline III applies only to time controls without increment", "has_increment"
+            )
         if increment_ms <= 0:
             raise ClockError("the increment must be positive")
         self._detect(now_ms)
@@ -293,9 +297,9 @@ class Clock:
 
     def _require_running(self, what: str) -> Side:
         if self._running is None:
-            raise ClockError(f"cannot {what}: the clock has not been started")
+            raise ClockError(f"cannot {what}: the clock has not been started", "not_started")
         if self._paused:
-            raise ClockError(f"cannot {what}: the clock is paused")
+            raise ClockError(f"cannot {what}: the clock is paused", "paused")
         return self._running
 
     def _elapsed_ms(self, now_ms: int) -> int:

@@ -28,6 +28,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from voice.rules.explained import Explained
+
 Category = Literal["standard", "rapid", "blitz"]
 
 _MINUTE_MS = 60_000
@@ -40,17 +42,9 @@ MAX_PERIODS = 10
 _PERIOD_RE = re.compile(r"^(?:(?P<moves>\d+)/)?(?P<base>\d+)(?:(?P<kind>[+d])(?P<extra>\d+))?$")
 
 
-class TimeControlError(ValueError):
-    """A time control text that is not one of the allowed forms; the message says what is.
-
-    The message is English, for scripts and logs. ``reason`` names the fault and ``params``
-    its parts, so that a player is told it in their own language: ``message(language,
-    f"time_control.{reason}", **params)`` (the catalogue is above this layer)."""
-
-    def __init__(self, english: str, reason: str, /, **params: str | int) -> None:
-        super().__init__(english)
-        self.reason = reason
-        self.params = params
+class TimeControlError(Explained, ValueError):
+    """A time control text that is not one of the allowed forms; the message says what is,
+    and ``reason`` names the fault for the player's sentence (``time_control.{reason}``)."""
 
 
 @dataclass(frozen=True)

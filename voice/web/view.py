@@ -21,6 +21,7 @@ import chess
 from voice.config import Settings
 from voice.game.clock_mode import describe_control
 from voice.game.session import GameSession, side_of
+from voice.game.session_base import why_words
 from voice.rules.approval import SetupApproval
 from voice.rules.events import Say, Side
 from voice.runtime.host import GameHost
@@ -265,6 +266,9 @@ class GameView:
         if entry.get("detail") and (action == kind) and action not in ("touched", "wrong_claim"):
             detail = entry["detail"]
             parts.append(text("web.log.quoted", detail, text=detail))
+        if action != kind and entry.get("why"):  # why the game refused it, in words
+            why = display_text(why_words(entry["why"], language), language)
+            parts.append(isolate_latin(why) if language in RIGHT_TO_LEFT else why)
         line = " · ".join(part for part in parts if part)
         if action != kind:
             line = text("web.log.refused", line, action=line)

@@ -866,10 +866,13 @@ class App:
             if not line.arbiter:
                 self.output.say(line.text)
                 continue
-            # the session writes the arbiter's lines in the opponent's language
-            language = self.session.opponent_language if self.session else ""
-            text = display_text(line.text, language)
-            self.output.line(self.text("arbiter_line", text=text))
+            # In the arbiter's language, as the session writes the arbiter's lines, and in
+            # the edition's word for the arbiter (Appendix F: the controller).
+            session = self.session
+            language = session.arbiter_language if session else self.language
+            key = "app.arbiter_line.f" if session and session.laws.appendix == "F" else ""
+            text = message(language, key or "app.arbiter_line", text=line.text)
+            self.output.line(display_text(text, language))
         ended = view.result and not self._game_over_said
         if ended:  # after the result has been announced
             self._game_over_said = True
