@@ -214,6 +214,24 @@ def test_9_3_the_page_may_claim_in_so_many_words(settings: Settings) -> None:
     assert results(out) == [{"t": 1.0, "result": "1/2-1/2", "reason": "fifty_moves"}]
 
 
+def test_9_3_1_1_the_sighted_player_claims_with_the_intended_move(settings: Settings) -> None:
+    """Black's move would complete fifty moves: declared with the claim (the page's claim
+    with a move), the claim is right, the game drawn and the move written down; a move that
+    completes nothing is a wrong claim (9.5.3): the move is made and the claim is logged."""
+    setup = '{"setup": {"mode": "game", "time_control": "300", '
+    right = setup + '"fen": "7k/8/8/8/8/8/R7/K7 b - - 99 80"}}\n{"t": 1, "sighted_claim": "h8g8"}'
+    out = run_text(right, settings)
+    assert results(out) == [{"t": 1.0, "result": "1/2-1/2", "reason": "fifty_moves"}]
+    assert moves(out) == ["h8g8"]
+    wrong = setup + '"profile": "tournament", "fen": "7k/8/8/8/8/8/R7/K7 b - - 50 80"}}'
+    out = run_text(wrong + '\n{"t": 1, "sighted_claim": "h8g8"}', settings)
+    assert results(out)[0]["reason"] == "time_forfeit_draw" and moves(out) == ["h8g8"]  # later
+    assert "Der Remisanspruch von Schwarz ist nicht berechtigt." in says(out, "all", 1.0)[0]
+    illegal = setup + '"fen": "7k/8/8/8/8/8/R7/K7 b - - 99 80"}}\n{"t": 1, "sighted_claim": "h8h1"}'
+    out = run_text(illegal, settings)
+    assert results(out)[0]["t"] == 300.0 and moves(out) == []  # refused as the move would be
+
+
 def test_the_pgn_ends_with_the_reason_in_words(settings: Settings) -> None:
     """A PGN reader sees "fifty moves", not the program's key ``fifty_moves``."""
     out = run_text(FIFTY_MOVES_SIGHTED_TO_MOVE, settings)

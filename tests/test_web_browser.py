@@ -317,3 +317,31 @@ def test_the_arbiters_panel_names_the_laws_edition(
         WebDriverWait(driver, 10).until(
             lambda d: d.find_element(By.ID, "laws").text == "Schachregeln: FIDE 2018"
         )
+
+
+def test_the_sighted_player_claims_a_draw_with_the_intended_move(
+    settings: Settings, tmp_path: Path, driver: webdriver.Chrome
+) -> None:
+    """9.3.1.1: Black's next move completes fifty moves without a capture or a pawn move. The
+    page offers the claim with that move; the move is declared with the claim, not made
+    first, and the claim is right: a draw, with the move on the scoresheet."""
+    fen = "4k3/8/8/8/8/8/R7/4K3 w - - 98 80"
+    with live_game(settings, tmp_path, fen=fen) as game:
+        open_board(driver, game)
+        claim = driver.find_element(By.ID, "claim-with-move")
+        assert not claim.is_displayed()  # White (blind) to move
+        game.blind_plays("e1d1")
+        wait_for_ply(driver, 1)
+        WebDriverWait(driver, 10).until(lambda d: claim.is_displayed())
+        claim.click()
+        assert claim.get_attribute("aria-pressed") == "true"
+        assert "Remisreklamation" in driver.find_element(By.ID, "status").text
+
+        square(driver, "e8").click()
+        square(driver, "d7").click()
+
+        wait_until(lambda: any(isinstance(o, Result) for o in game.seen()))
+        result = next(o for o in game.seen() if isinstance(o, Result))
+        assert (result.result, result.reason) == ("1/2-1/2", "fifty_moves")
+        made = [o for o in game.seen() if isinstance(o, MoveMade)]
+        assert [m.uci for m in made] == ["e1d1", "e8d7"]

@@ -75,6 +75,7 @@ from voice.rules.events import (
     Say,
     Setup,
     Side,
+    SightedClaim,
     SightedMove,
     Tick,
     to_seconds,
@@ -231,6 +232,8 @@ class GameSession(SessionBase):
                 self._on_speech(event, t, out)
             case SightedMove():
                 self._on_sighted_move(event.move, t, out)
+            case SightedClaim():
+                self._on_sighted_claim(event.move, t, out)
             case KeyPress():
                 self._on_key(event.key, t, out)
             case Ask():
@@ -1064,6 +1067,20 @@ class GameSession(SessionBase):
         move = self._parse_sighted(text)
         assert move is not None
         self.make(move, self.sighted, t, out, announce_to=None)
+
+    def _on_sighted_claim(self, text: str, t: int, out: Outputs) -> None:
+        """A draw claimed with the intended move (9.2.1.1, 9.3.1.1): that move must be one
+        the sighted player could make now; refused as a move would be, and not counted as an
+        attempt (nothing was moved). Right or wrong, :meth:`Draws.claim` decides (9.5)."""
+        refusal = self._sighted_refusal(text)
+        if refusal is not None:
+            reason, sentence = refusal
+            out.add(Refused(t, self.sighted, reason))
+            self.emit(out, Say(t, sentence, "sighted"))
+            return
+        move = self._parse_sighted(text)
+        assert move is not None
+        self.draws.claim(self.sighted, move, t, out)
 
     def _parse_sighted(self, text: str) -> chess.Move | None:
         written = text.strip()

@@ -72,7 +72,7 @@ class Draws:
                 else:
                     game.emit(out, Say(t, game_message(language, "draw.no_offer"), "sighted"))
             case "sighted:draw_claim":
-                self._claim(side, None, t, out)
+                self.claim(side, None, t, out)
             case "sighted:flag_claim":
                 self._claim_flag(side, t, out)
             case "sighted:resign":
@@ -91,7 +91,7 @@ class Draws:
             self._agree(t, out)
         elif game.board.turn == color_of(side):
             if self._claim_reason(game.board) is not None:
-                self._claim(side, None, t, out)
+                self.claim(side, None, t, out)
             else:
                 game.tell_side(side, out, t, "draw.offer_after_move")
         else:
@@ -139,9 +139,9 @@ class Draws:
         if result.decision != Decision.ACCEPT or result.move is None:
             game.tell(out, t, "draw.claim_move_unclear")
             return
-        self._claim(game.mover(), result.move, t, out)
+        self.claim(game.mover(), result.move, t, out)
 
-    def _claim(self, side: Side, move: chess.Move | None, t: int, out: Outputs) -> None:
+    def claim(self, side: Side, move: chess.Move | None, t: int, out: Outputs) -> None:
         """A draw claim by the player to move; a wrong one is penalised per profile (9.5)."""
         game = self.game
         if game.board.turn != color_of(side):

@@ -104,6 +104,15 @@ class SightedMove:
 
 
 @dataclass(frozen=True)
+class SightedClaim:
+    """The sighted player claims a draw with the move they intend (9.2.1.1, 9.3.1.1): the
+    move is written, not yet made on the board (UCI or SAN)."""
+
+    t_ms: int
+    move: str
+
+
+@dataclass(frozen=True)
 class KeyPress:
     """A key (or foot switch) by name: "press", "time", "pause", "help", "yes", ..."""
 
@@ -174,6 +183,7 @@ class Tick:
 InputEvent = (
     BlindSpeech
     | SightedMove
+    | SightedClaim
     | KeyPress
     | ArbiterAction
     | OpponentLanguage
@@ -374,6 +384,8 @@ def parse_input(obj: dict[str, Any]) -> InputEvent:
         return BlindSpeech(t, tuple((str(text), float(conf)) for text, conf in nbest), guess)
     if "sighted" in obj:
         return SightedMove(t, str(obj["sighted"]))
+    if "sighted_claim" in obj:
+        return SightedClaim(t, str(obj["sighted_claim"]))
     if "key" in obj:
         return KeyPress(t, str(obj["key"]))
     if "arbiter" in obj:
@@ -413,6 +425,8 @@ def input_to_json(event: InputEvent) -> dict[str, Any]:
                 out["guess"] = guess
         case SightedMove(move=move):
             out["sighted"] = move
+        case SightedClaim(move=move):
+            out["sighted_claim"] = move
         case KeyPress(key=key):
             out["key"] = key
         case ArbiterAction(action=action, params=params):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from voice.rules.events import ArbiterAction, InputEvent, KeyPress, SightedMove
+from voice.rules.events import ArbiterAction, InputEvent, KeyPress, SightedClaim, SightedMove
 from voice.web.protocol import (
     ARBITER_MESSAGES,
     CallArbiterIn,
@@ -44,6 +44,8 @@ def to_event(incoming: Message, game: GameView) -> EventFactory:
             return lambda t_ms: SightedMove(t_ms, uci)
         case DrawIn(action="offer"):
             return _key("draw_offer")
+        case DrawIn(action="claim", uci=str(uci)):  # with the intended move (9.2.1.1)
+            return lambda t_ms: SightedClaim(t_ms, uci)
         case DrawIn(action="claim"):  # 9.2, 9.3: the session says when it is not valid
             return _key("draw_claim")
         case DrawIn(action=answer):

@@ -72,8 +72,12 @@ class MoveIn(Message):
 
 
 class DrawIn(Message):
+    """``uci``: with ``claim``, the move the claimant intends (9.2.1.1, 9.3.1.1), which the
+    page sends instead of making it."""
+
     type: Literal["draw"]
     action: Literal["offer", "accept", "decline", "claim"]
+    uci: UciMove | None = None
 
 
 class ResignIn(Message):
@@ -357,6 +361,8 @@ class View(Message):
     legal: list[str] | None = None
     legal_san: dict[str, str] | None = None  # each legal move as a chess player writes it
     self_check: list[str] | None = None  # moves refused only because the own king is left in check
+    # moves with which a draw can be claimed (9.2.1.1, 9.3.1.1), when none can be without one
+    claim_moves: list[str] | None = None
     flag_claim: bool | None = None  # the blind player's fallen flag counts once claimed (2001 B.6)
     profile: str | None = None
     laws: str | None = None  # the FIDE Laws edition (voice.rules.laws)

@@ -18,6 +18,7 @@
     resign: document.getElementById("resign"),
     arbiter: document.getElementById("call-arbiter"),
     flag: document.getElementById("claim-flag"),
+    claim: document.getElementById("claim-with-move"),
   };
   const clockTop = document.getElementById("clock-top");
   const clockBottom = document.getElementById("clock-bottom");
@@ -29,6 +30,7 @@
   let pendingPromotion = null;
   let largeTextChosen = null;  // the player's own choice overrides the setting
   let clocks = null;
+  let claiming = false;  // the next move goes as a draw claim with that move (9.2.1.1, 9.3.1.1)
 
   function say(text, isError = false) {
     status.textContent = text;
@@ -128,8 +130,15 @@
 
   function send(uci) {
     select(null);
+    const move = (view.legal_san || {})[uci] || uci;
+    if (claiming) {  // the intended move is declared with the claim, not made (9.2.1.1)
+      claiming = false;
+      renderButtons();
+      if (act({ type: "draw", action: "claim", uci })) say(t("web.claim.sent", { move }));
+      return;
+    }
     if (act({ type: "move", uci, ply: view.ply })) {
-      say(t("web.move.sent", { move: (view.legal_san || {})[uci] || uci }));
+      say(t("web.move.sent", { move }));
     }
   }
 
@@ -242,6 +251,11 @@
   buttons.decline.addEventListener("click", () => act({ type: "draw", action: "decline" }));
   buttons.arbiter.addEventListener("click", () => act({ type: "call_arbiter" }));
   buttons.flag.addEventListener("click", () => act({ type: "flag_claim" }));
+  buttons.claim.addEventListener("click", () => {
+    claiming = !claiming;
+    say(claiming ? t("web.claim.armed") : "");
+    renderButtons();
+  });
   buttons.resign.addEventListener("click", () => confirmResign.showModal());
   document.getElementById("resign-no").addEventListener("click", () => confirmResign.close());
   document.getElementById("resign-yes").addEventListener("click", () => {
@@ -263,6 +277,12 @@
     buttons.resign.disabled = over;
     buttons.arbiter.disabled = over;
     buttons.flag.hidden = !view.flag_claim;  // 2001 B.6: the blind player's flag, unclaimed
+    // Only where a move would make the claim right: the threefold repetition or the fiftieth
+    // move it would complete (a claim without a move is the draw button's).
+    const claimable = (view.claim_moves || []).length > 0 && blocked() === null;
+    if (!claimable) claiming = false;
+    buttons.claim.hidden = !claimable;
+    buttons.claim.setAttribute("aria-pressed", String(claiming));
   }
 
   function renderLastBlind() {
