@@ -662,3 +662,12 @@ def test_resume_given_a_folder_continues_its_latest_game(tmp_path: Path) -> None
     finally:
         con.close()
     assert f"--resume {latest}" in con.output()
+
+
+def test_input_ending_before_the_approval_does_not_say_start_again_beside_how_to_continue() -> None:
+    """The tournament board's journal exists from the set-up on: the command that continues
+    it is printed, so "Bitte neu starten" would contradict it."""
+    result = voice_chess("assist", "--text", "--no-speech", "--no-web")
+    text = one_sentence(result)
+    assert "Die Eingabe ist zu Ende, bevor die Partie begann.\n" in text
+    assert "Bitte neu starten" not in text and "Fortsetzen mit: voice-chess assist" in text

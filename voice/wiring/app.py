@@ -557,7 +557,9 @@ class App:
         while True:
             kind, value = await self._inbox.queue.get()
             if kind in ("end", "interrupt"):
-                raise Startup(self.text("fail.input_ended"))
+                # With a journal already made, the way to continue is printed at the end.
+                kept = "_kept" if self.journal is not None else ""
+                raise Startup(self.text(f"fail.input_ended{kept}"))
             if answered_by is not None and kind == answered_by:
                 return value
             if kind == "faint":
