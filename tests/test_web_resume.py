@@ -114,3 +114,35 @@ def test_an_explicit_port_on_the_command_line_wins_over_the_kept_one(tmp_path: P
     con, url = _serve(journal, "--resume", str(journal), "--port", str(wanted))
     _stop(con)
     assert _port(url) == wanted != old
+
+
+def test_a_resumed_tournament_board_shows_the_arbiter_the_set_up_as_it_was_approved(
+    tmp_path: Path,
+) -> None:
+    """The arbiter's panel keeps the approved set-up after a crash, with the rules beyond the
+    clock: board descriptions, analysis aids, the hearing-impaired opponent (D.2.11), Laws."""
+    journal = tmp_path / "game.jsonl"
+    args = ("--text", "--no-speech", "--port", "0", "--deaf-opponent")
+    con = Console("assist", *args, "--journal", str(journal))
+    try:
+        summary = con.expect("Aufbau für den Schiedsrichter:")
+        assert "Hörgeschädigter Gegner (D.2.11)" in summary
+        con.expect("Schiedsrichter: bitte den Aufbau prüfen")
+        con.type("")
+        con.expect("Die Partie beginnt.")
+        con.type("Eva vier")
+        assert con.next_line() == "Eva vier"
+    finally:
+        _stop(con)
+    again = Console("assist", "--text", "--no-speech", "--resume", str(journal))
+    try:
+        again.expect("/play?key=")
+        arbiter = again.expect("/arbiter?key=").strip()
+        again.expect("Partie fortgesetzt")
+        with socket_for(arbiter) as page:
+            view = state_where(page, lambda v: v["ply"] == 1)
+            approval = view["approval"]
+            assert approval["approved"] and approval["via"] == "terminal"
+            assert "Großschrift" in approval["rules"] and "FIDE-Regeln 2023" in approval["rules"]
+    finally:
+        _stop(again)

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from voice.game.scoresheet import Entry, Scoresheet
+from voice.rules.approval import SetupApproval
 from voice.rules.clock import Clock
 from voice.rules.events import Side
+from voice.rules.laws import laws_for
 from voice.words.messages import message
 from voice.words.spoken_time import count_words, duration_words
 from voice.words.vocabulary import Vocabulary
@@ -100,3 +102,16 @@ def command_words(vocab: Vocabulary) -> dict[str, str]:
         "pause_word": command_word(vocab, "pause"),
         "one_word": vocab.number_words[0],
     }
+
+
+def setup_rules(approval: SetupApproval, language: str) -> str:
+    """What a tournament board's set-up says beyond the clock and the words, for the arbiter
+    to approve: board descriptions on request (analysis aids never, 11.3.1), a hearing-impaired
+    opponent (D.2.11) and the Laws edition."""
+    key = "describe_on" if approval.describe_board else "describe_off"
+    parts = [message(language, f"app.assist.{key}")]
+    if approval.deaf_opponent:
+        parts.append(message(language, "app.assist.deaf"))
+    laws = laws_for(approval.laws)
+    parts.append(message(language, f"app.laws.{laws.appendix.lower()}", edition=laws.edition) + ".")
+    return " ".join(parts)

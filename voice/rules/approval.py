@@ -29,6 +29,8 @@ class SetupApproval:
     rank_words: tuple[str, ...]
     file_words: tuple[str, ...]
     laws: str = "2023"  # the FIDE Laws edition (voice.rules.laws)
+    describe_board: bool = False  # descriptions of the board on request (11.3.1)
+    deaf_opponent: bool = False  # D.2.11: the blind player's moves in large text
     via: Via | None = None
     on_web: Callable[[], None] | None = field(default=None, repr=False)
     """Called when the web page approved first: the terminal prompt stops waiting."""

@@ -332,6 +332,7 @@ class ApprovalView(Message):
     blind: Side
     ranks: list[str]
     files: list[str]
+    rules: str = ""  # descriptions on request, analysis aids, a deaf opponent, the Laws: words
 
 
 class View(Message):

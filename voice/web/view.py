@@ -19,6 +19,7 @@ from typing import Any
 import chess
 
 from voice.config import Settings
+from voice.game.announcements import setup_rules
 from voice.game.clock_mode import describe_control
 from voice.game.session import GameSession, side_of
 from voice.game.session_base import why_words
@@ -198,13 +199,17 @@ class GameView:
     def _approval_view(self, approval: SetupApproval, language: str) -> ApprovalView:
         """The set-up in words of the page's language (as it reads, without speech marks)."""
         control = display_text(describe_control(approval.control, language), language)
+        rules = display_text(setup_rules(approval, language), language)
+        if language in RIGHT_TO_LEFT:
+            control, rules = isolate_latin(control), isolate_latin(rules)
         return ApprovalView(
             approved=approval.approved,
             via=approval.via,
-            control=isolate_latin(control) if language in RIGHT_TO_LEFT else control,
+            control=control,
             blind=approval.blind,
             ranks=list(approval.rank_words),
             files=list(approval.file_words),
+            rules=rules,
         )
 
     def _delay_left(self, running: Side | None, now: int) -> int:

@@ -43,7 +43,7 @@ from voice.game import announcements as ann
 from voice.game.clock_mode import describe_control, describe_fault, key_name
 from voice.game.session import GameSession
 from voice.game.session_base import played_settings
-from voice.rules.approval import SetupApproval
+from voice.rules.approval import SetupApproval, Via
 from voice.rules.events import (
     ArbiterAction,
     BlindSpeech,
@@ -212,6 +212,7 @@ class App:
         self.keys: GameKeyInput | None = None
         self._missing_told: set[NativeLibrary] = set()  # native libraries said to be missing
         self.approval: dict[str, Any] | None = None  # the set-up the arbiter approved
+        self._approved: SetupApproval | None = None  # a resumed board's, for the panel
         self._resumed = False  # a journal was read: "Partie fortgesetzt" instead of "beginnt"
         self._unused: list[str] = []  # options a resumed game does not use (said at the start)
         self._under_way = False  # a resumed journal has inputs: approved, or played on
@@ -495,6 +496,15 @@ class App:
         self._under_way = bool(resumed.contents.events)
         self.session = resumed.core
         self.journal = resumed.journal
+        first = resumed.contents.events[0] if resumed.contents.events else None
+        if (
+            self.plan.mode == "assist"
+            and isinstance(first, ArbiterAction)
+            and first.action == "approve_setup"
+            and isinstance(resumed.core, GameSession)
+        ):  # the arbiter's panel shows the set-up as it was approved
+            via: Via = "web" if first.params.get("via") == "web" else "terminal"
+            self._approved = self._setup_approval(resumed.core, via)
         self._use_language(self.session.language)
         self._resumed = True
         return setup, resumed.contents.last_ms
@@ -558,8 +568,8 @@ class App:
             kind, value = await self._inbox.queue.get()
             if kind in ("end", "interrupt"):
                 # With a journal already made, the way to continue is printed at the end.
-                kept = "_kept" if self.journal is not None else ""
-                raise Startup(self.text(f"fail.input_ended{kept}"))
+                made = getattr(self, "journal", None) is not None
+                raise Startup(self.text("fail.input_ended_kept" if made else "fail.input_ended"))
             if answered_by is not None and kind == answered_by:
                 return value
             if kind == "faint":
@@ -631,24 +641,16 @@ class App:
         assert self.session is not None and self._inbox is not None
         session = self.session
         inbox = self._inbox
-        approval = SetupApproval(
-            control=session.control,
-            blind=session.blind,
-            rank_words=tuple(self.settings.vocabulary.rank_words),
-            file_words=tuple(self.settings.vocabulary.file_words),
-            laws=session.laws.edition,
-            on_web=lambda: inbox.put("approved", True),
-        )
+        approval = self._setup_approval(session)
+        approval.on_web = lambda: inbox.put("approved", True)
         summary = self.text(
             "assist.summary",
             control=describe_control(session.control, self.language),
             side=message(self.language, f"game.side.{session.blind}"),
             ranks=", ".join(approval.rank_words),
             files=", ".join(approval.file_words),
-            describe=self._describe_rule(session),
+            describe=ann.setup_rules(approval, self.language),
         )
-        laws = session.laws
-        summary += " " + self.text(f"laws.{laws.appendix.lower()}", edition=laws.edition) + "."
         self.output.say(summary)
         if self._serves_web():
             self._open_host(start_ms, held=True)
@@ -676,11 +678,18 @@ class App:
     def _serves_web(self) -> bool:
         return self.plan.opponent == "board" and self.plan.web
 
-    def _describe_rule(self, session: GameSession) -> str:
-        """For the arbiter's set-up: whether the board is described on request; analysis aids
-        are refused either way (11.3.1, issue 22)."""
-        allowed = session.explorer.describe_board
-        return self.text("assist.describe_on" if allowed else "assist.describe_off")
+    def _setup_approval(self, session: GameSession, via: Via | None = None) -> SetupApproval:
+        """The tournament board's set-up as the arbiter approves it (``via``: as approved)."""
+        return SetupApproval(
+            control=session.control,
+            blind=session.blind,
+            rank_words=tuple(self.settings.vocabulary.rank_words),
+            file_words=tuple(self.settings.vocabulary.file_words),
+            laws=session.laws.edition,
+            describe_board=session.explorer.describe_board,
+            deaf_opponent=bool(session.setup.extra.get("deaf_opponent")),
+            via=via,
+        )
 
     def _open_host(self, start_ms: int, *, held: bool = False) -> None:
         assert self.session is not None and self.journal is not None
@@ -743,7 +752,7 @@ class App:
             self._open_host(start_ms, held=True)
         assert self.session is not None and self.host is not None
         if self._serves_web() and self.server is None:
-            await self._start_web()  # its address is said before the clock runs
+            await self._start_web(self._approved)  # its address is said before the clock runs
         await self._let_the_start_be_heard()
         self.host.release()  # the game (or a board held for the arbiter's approval) begins now
         if self.approval is not None:

@@ -200,6 +200,9 @@
     document.getElementById("setup-blind").textContent = t(`web.side.${approval.blind}`);
     document.getElementById("setup-ranks").textContent = approval.ranks.join(", ");
     document.getElementById("setup-files").textContent = approval.files.join(", ");
+    const rules = document.getElementById("setup-rules");
+    rules.textContent = approval.rules;
+    rules.hidden = approval.approved;
     const hadFocus = document.activeElement === setup.approve;
     setup.approve.hidden = approval.approved;
     setup.list.hidden = approval.approved;  // approved: one line stays, the log has the rest
