@@ -206,3 +206,40 @@ def test_a_new_utterance_never_starts_with_the_last_one_s_audio() -> None:
     one, two = cut(audio, pre_roll=1.0)
     one_ends = one.started_at - one.lead + one.duration
     assert two.started_at - two.lead >= one_ends - 0.001
+
+
+def _with_our_voice(
+    audio: np.ndarray, ours_until: float, tail: float = 0.3, **options: Any
+) -> list[Utterance]:
+    """Feed ``audio`` (starting at t = 0) frame by frame as the Listener does: the program
+    audible until ``ours_until``, its echo tail ``tail`` seconds after."""
+    from voice.speech.listen import FRAME
+
+    pointer = EndPointer(**options)
+    got: list[Utterance] = []
+    for start in range(0, len(audio) - FRAME + 1, FRAME):
+        at = start / RATE
+        frame = pointer.frame(
+            audio[start : start + FRAME], at, at < ours_until + tail, at < ours_until
+        )
+        found = pointer.push_frame(frame)
+        if found is not None:
+            got.append(found)
+    return got
+
+
+def test_an_answer_said_right_after_our_question_is_input_not_our_echo() -> None:
+    """A "ja" begun 0.05 s after the question ended, going on past the echo tail, is the
+    player's (a player's trial: it was dropped without a word below 0.35 s); what lies within
+    the tail alone, as our echo does, is not."""
+    question = espeak("Eva vier?")
+    ends = len(question) / RATE
+    answer = np.concatenate([question, silence(0.05), espeak("ja"), silence(1.0)])
+    got = _with_our_voice(answer, ends)  # the loudspeaker's question is in the microphone
+    (heard,) = [u for u in got if not u.during_speech]
+    assert heard.started_at >= ends and heard.ended_at - heard.started_at > 0.2
+    echo = question[-int(0.2 * RATE) :] // 3  # the question's last sound, fainter, at once
+    only_echo = np.concatenate([question, echo, silence(1.0)])
+    assert all(u.during_speech for u in _with_our_voice(only_echo, ends))
+    over = np.concatenate([question[: len(question) // 2], espeak("ja"), silence(1.0)])
+    assert all(u.during_speech for u in _with_our_voice(over, ends))  # said over our voice

@@ -328,6 +328,18 @@ def test_a_yes_heard_unsurely_once_neither_plays_the_move_asked_back_nor_resigns
         '{"t": 4, "blind_nbest": [["ja", 0.3]]}'
     )
     assert moves(run_text(setup + asked + other, settings)) == []
+    # ... nor one after anything else was heard in between (a player's trial in babble: noise
+    # heard as "ja", a "Nicht verstanden", noise heard as "ja" again played the move).
+    between = (
+        '{"t": 2, "blind_nbest": [["ja", 0.49]]}\n'
+        '{"t": 3, "blind_nbest": []}\n'
+        '{"t": 4, "blind_nbest": [["ja", 0.49]]}'
+    )
+    late = run_text(setup + asked + between, settings)
+    assert moves(late) == [] and says(late, "blind", 4.0)[0].startswith("Nicht sicher")
+    # A journal of the rules before (revision 19) replays as it was played.
+    old_rules = setup.replace('"900+10"', '"900+10", "app": "play", "revision": 19')
+    assert moves(run_text(old_rules + asked + between, settings)) == ["g1f3"]
     sure = run_text(setup + asked + '{"t": 2, "blind_nbest": [["ja", 0.9]]}', settings)
     assert moves(sure) == ["g1f3"]
     resign = run_text(

@@ -607,6 +607,11 @@ class GameSession(SessionBase):
     # -- the blind player's words -----------------------------------------------------------
 
     def _on_speech(self, event: BlindSpeech, t: int, out: Outputs) -> None:
+        # An unsure "ja" is remembered for the very next utterance only (revision 20): in
+        # noise, noise heard as "ja" twice with a "Nicht verstanden" between played the move.
+        self._doubted = self.yes_doubted
+        if self.revision >= 20:
+            self.yes_doubted = None
         floor = self.settings.matching.min_confidence
         heard = [
             Hypothesis(self.vocab.normalize(text), confidence)
@@ -787,14 +792,15 @@ class GameSession(SessionBase):
         player out, and two mishearings in a row that both come out as "yes" are far rarer
         than one."""
         pending = self.pending
+        doubted = self._doubted  # the utterance before this one was an unsure "ja" to it
         match pending:
-            case PendingConfirm(spoken=spoken) if self.yes_doubted is not pending:
+            case PendingConfirm(spoken=spoken) if doubted is not pending:
                 self.tell(out, t, "yes_unsure")
                 self.tell(out, t, "help.confirm", move=spoken)
-            case PendingResign() if self.yes_doubted is not pending:
+            case PendingResign() if doubted is not pending:
                 self.tell(out, t, "yes_unsure")
                 self.tell(out, t, "help.resign")
-            case PendingDrawAccept() if self.yes_doubted is not pending:
+            case PendingDrawAccept() if doubted is not pending:
                 self.tell(out, t, "yes_unsure")
                 self.tell_text(out, t, self._pending_question())
             case _:

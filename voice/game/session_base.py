@@ -237,6 +237,7 @@ class SessionBase:
         self.now = 0
         self.pending: Pending | None = None
         self.yes_doubted: Pending | None = None
+        self._doubted: Pending | None = None  # yes_doubted as the current utterance found it
         """The question a "ja" was last heard too unsurely to answer (and asked again): a
         second "ja" to the same question answers it (GameSession._yes_unsure)."""
         self.offer: DrawOffer | None = None
@@ -600,11 +601,12 @@ def _setup_value(extra: dict[str, Any], key: str, default: float) -> float:
     return float(value)
 
 
-REVISION = 19
+REVISION = 20
 """The rules this code plays by, written into the app's journals (``setup.revision``) when they
 changed what an input does: 18 kept the settings; 19 (session 19) refuses an arbiter's clock
 correction that leaves a player no time (6.10.2) and takes no unsure "Remis" that would end
-the game. Scripts without the app's marks play by the current rules."""
+the game; 20 (session 21) lets a second unsure "ja" answer a question only when it comes right
+after the first. Scripts without the app's marks play by the current rules."""
 
 
 def _revision(extra: dict[str, Any]) -> int:
