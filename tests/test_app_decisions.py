@@ -58,6 +58,15 @@ def test_the_talk_key_is_named_after_two_not_understood_in_a_row_once_until_a_mo
     assert hint.on_outputs([miss], "white")  # after a move, again
 
 
+def test_the_talk_key_is_not_named_to_a_player_who_uses_it() -> None:
+    """A player's trial heard "Eingabetaste drücken …" four times while pressing the talk key
+    for every word."""
+    hint = TalkKeyHint()
+    hint.key_used = True
+    miss = Refused(1, "white", "not_understood")
+    assert not hint.on_outputs([miss], "white") and not hint.on_outputs([miss], "white")
+
+
 def test_a_request_answered_between_two_misses_breaks_the_row() -> None:
     """A quiet room: a miss, "Zeit" answered, a miss: no reason to name the talk key."""
     hint = TalkKeyHint()

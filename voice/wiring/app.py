@@ -714,6 +714,8 @@ class App:
 
         assert self.session is not None
         due = self.talk_hint.on_outputs(outputs, self.session.blind)
+        if self.settings.audio.push_to_talk:
+            due = False  # every utterance is spoken with the key already
         if due and self.keys is not None and isinstance(self.source, SpeechInput):
             talk_key = key_name(self.language, self.settings.session.keys.talk[0])
             self.tell("talk_hint", talk_key=talk_key)
@@ -957,6 +959,7 @@ class App:
             else:
                 self.output.stop()
                 listener.ptt_down()
+            self.talk_hint.key_used = True  # no hint to use the key already in use
 
     # -- the end ----------------------------------------------------------------------------
 

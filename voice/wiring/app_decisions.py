@@ -224,6 +224,9 @@ class TalkKeyHint:
     def __init__(self) -> None:
         self.misses = 0
         self.told = False
+        self.key_used = False
+        """The player has pressed the talk key: they know it (a player's trial heard the hint
+        four times while pressing it for every word)."""
 
     def on_outputs(self, outputs: Sequence[OutputEvent], blind: Side) -> bool:
         """Whether the hint is due now. Words that were understood (a request answered)
@@ -241,7 +244,7 @@ class TalkKeyHint:
                     self.misses = 0
                     continue
                 self.misses += 1
-                if self.misses >= 2 and not self.told:
+                if self.misses >= 2 and not self.told and not self.key_used:
                     self.told = due = True
         return due
 
