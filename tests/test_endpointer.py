@@ -243,3 +243,18 @@ def test_an_answer_said_right_after_our_question_is_input_not_our_echo() -> None
     assert all(u.during_speech for u in _with_our_voice(only_echo, ends))
     over = np.concatenate([question[: len(question) // 2], espeak("ja"), silence(1.0)])
     assert all(u.during_speech for u in _with_our_voice(over, ends))  # said over our voice
+
+
+def test_the_halls_echo_of_the_last_words_is_no_utterance_of_its_own() -> None:
+    """Words ended at a short pause; the room's echo of them, 15 dB fainter, starting 0.2 s
+    later, is dropped (it was answered "Nicht verstanden"); a word said as loud is kept."""
+    words = espeak(MOVE)
+    words = words[: int(bounds(words)[1] * RATE) + 1]  # up to the last sound
+    tail = words[-int(0.6 * RATE) :]
+    echo = (tail.astype(np.float64) * 10 ** (-15 / 20)).astype(np.int16)
+    # The words make a phrase once they are all in: the early end after them.
+    whole = {"completion": lambda audio: len(audio) >= len(words)}
+    heard = cut(np.concatenate([silence(0.5), words, silence(0.3), echo, silence(1.0)]), **whole)
+    assert len(heard) == 1
+    again = np.concatenate([silence(0.5), words, silence(0.3), espeak("ja"), silence(1.0)])
+    assert len(cut(again, **whole)) == 2

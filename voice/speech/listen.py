@@ -66,6 +66,8 @@ PRE_ROLL = 0.25
 _POST_ROLL = 0.15  # seconds kept after the last loud frame
 _SOFT_POST_ROLL = 0.25  # ... when the words fade into the room's noise (see _post_roll)
 _BELOW_PEAK_DB = 15.0  # a frame this far below the utterance's loudest is a pause (see _continue)
+_ECHO_GAP = 0.5  # seconds: an utterance begun this soon after the last words ...
+_ECHO_BELOW_DB = 12.0  # ... and this far below their loudest is the room's echo of them
 _MAX_UTTERANCE = 10.0  # seconds; longer is noise that fooled the detector, the floor adapts
 _MAX_INTERRUPTION = 2.0  # seconds: utterances during our own speech are cut this short
 _PTT_PRE_ROLL = 0.1  # keys are pressed a little after the first sound
@@ -184,6 +186,7 @@ class EndPointer:
         self._ended_at = float("-inf")
         self._kept_until = float("-inf")  # the last frame of the previous utterance's audio
         self._peak = 0.0  # the utterance's loudest level (the median of three frames)
+        self._last_words = (float("-inf"), 0.0)  # the last delivered words: end, loudest
 
     @property
     def in_utterance(self) -> bool:
@@ -387,6 +390,14 @@ class EndPointer:
         gated = _over_our_voice(spoken, self.loud)
         if forced and not gated:
             return None  # ten seconds without a pause is not a spoken move
+        if not gated:
+            ended, loudest = self._last_words
+            if spoken[0].at - ended < _ECHO_GAP and self._peak < loudest - _ECHO_BELOW_DB:
+                # A hall's echo of the words just delivered (they ended at a short pause):
+                # heard as a word of its own ("Läufer"), it was answered "Nicht verstanden"
+                # (a player's trial: 7 of 58 utterances in the hall).
+                return None
+            self._last_words = (spoken[-1].at + _FRAME_SECONDS, self._peak)
         return Utterance(
             audio=_join(frames[:keep]),
             started_at=spoken[0].at,
