@@ -24,7 +24,8 @@ def _quit_twice(con: PtyConsole) -> None:
     """The quit key twice: the game is saved and the command to resume it printed."""
     con.type(b"q")
     con.type(b"q")
-    con.expect("Fortsetzen mit: voice-chess play --no-speech --no-web --resume")
+    con.expect("Fortsetzen mit: voice-chess ")  # with the test's --config
+    con.expect("play --no-speech --no-web --resume")
     assert con.wait() == 0
 
 
@@ -50,7 +51,8 @@ def test_keys_ask_the_time_report_a_touched_piece_and_quit(
         con.type(b"q")
         con.expect("Programm beenden? Die Taste noch einmal drücken.")
         con.type(b"q")
-        con.expect("Fortsetzen mit: voice-chess play --no-speech --no-web --resume")
+        con.expect("Fortsetzen mit: voice-chess ")  # with the test's --config
+        con.expect("play --no-speech --no-web --resume")
         assert con.wait() == 0
         mode = termios.tcgetattr(con.slave)
         assert mode[3] & termios.ECHO and mode[3] & termios.ICANON  # the terminal was restored
