@@ -258,3 +258,23 @@ def test_the_halls_echo_of_the_last_words_is_no_utterance_of_its_own() -> None:
     assert len(heard) == 1
     again = np.concatenate([silence(0.5), words, silence(0.3), espeak("ja"), silence(1.0)])
     assert len(cut(again, **whole)) == 2
+
+
+def test_a_long_move_begun_at_once_after_our_question_is_heard_whole() -> None:
+    """Not cut at the 2 s of words over our voice (a review: only a scrap of "Dame David eins
+    schlägt Eva fünf" said 0.1 s after "Eva vier?" reached the game)."""
+    question = espeak("Eva vier?")
+    ends = len(question) / RATE
+    move = espeak("Dame David eins schlägt Eva fünf")
+    got = _with_our_voice(np.concatenate([question, silence(0.1), move, silence(1.0)]), ends)
+    (heard,) = [u for u in got if not u.during_speech]
+    assert heard.ended_at - heard.started_at > 2.0
+
+
+def test_our_voice_going_on_past_the_devices_estimate_of_its_end_is_not_input() -> None:
+    """The output's latency misreported by 0.4 s: the rest of our sentence, never quiet after
+    the estimated end, is ours, not the player's (a review: 3 of 6 sentences were input)."""
+    sentence = espeak("Weiß: König Gustav eins, Dame David eins, Turm Anna eins")
+    ends = len(sentence) / RATE - 0.4 - 0.4  # the estimate, 0.4 s before its last 0.4 s
+    got = _with_our_voice(np.concatenate([sentence, silence(1.0)]), ends)
+    assert got and all(u.during_speech for u in got)

@@ -223,6 +223,7 @@ def test_9_3_1_1_the_sighted_player_claims_with_the_intended_move(settings: Sett
     out = run_text(right, settings)
     assert results(out) == [{"t": 1.0, "result": "1/2-1/2", "reason": "fifty_moves"}]
     assert moves(out) == ["h8g8"]
+    assert "König Gustav acht" in says(out, "blind", 1.0)  # to write down and to check
     wrong = setup + '"profile": "tournament", "fen": "7k/8/8/8/8/8/R7/K7 b - - 50 80"}}'
     out = run_text(wrong + '\n{"t": 1, "sighted_claim": "h8g8"}', settings)
     assert results(out)[0]["reason"] == "time_forfeit_draw" and moves(out) == ["h8g8"]  # later

@@ -172,6 +172,12 @@ def test_out_of_turn_and_stale_moves_get_an_error_and_change_nothing(game: LiveG
         assert receive_until(ws, "error")["code"] == "stale"
         ws.send(json.dumps({"type": "draw", "action": "accept"}))  # nothing was offered
         assert receive_until(ws, "error")["code"] == "no_offer"
+        # A claim with the intended move is meant for the position shown, as a move is.
+        claim = {"type": "draw", "action": "claim", "uci": "e7e5"}
+        ws.send(json.dumps({**claim, "ply": 0}))
+        assert receive_until(ws, "error")["code"] == "stale"
+        ws.send(json.dumps(claim))  # no position named at all
+        assert receive_until(ws, "error")["code"] == "stale"
     assert snapshot(game) == before
     with page_socket(game, "play", game.secrets.opponent) as ws:
         receive_until(ws, "state")

@@ -127,8 +127,12 @@ class Scoresheet:
                 node.comment = f"{node.comment} (=)".strip()
         if self.result != "*" and self.reason:  # in words a reader of the PGN knows
             # Whose: the comment stands on the last move, often the other side's.
-            whose = f" by {self.by.capitalize()}" if self.by else ""
-            node.comment = f"{node.comment} {self.reason.replace('_', ' ')}{whose}".strip()
+            text = self.reason.replace("_", " ")
+            if self.by:  # "time forfeit by White", "time forfeit by Black, drawn"
+                drawn = self.reason.endswith("_draw")
+                text = self.reason.removesuffix("_draw").replace("_", " ")
+                text += f" by {self.by.capitalize()}" + (", drawn" if drawn else "")
+            node.comment = f"{node.comment} {text}".strip()
         exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=True)
         return game.accept(exporter)
 

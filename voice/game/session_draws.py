@@ -179,6 +179,8 @@ class Draws:
         game = self.game
         entry = game.push(move, side, t, press=False)
         out.add(MoveMade(t, entry.uci, entry.san, side, entry.spoken))
+        if side != game.blind:  # the blind player writes it down and may check the claim
+            game.emit(out, Say(t, entry.spoken, "blind"))
 
     def resign(self, side: Side, t: int, out: Outputs) -> None:
         game = self.game

@@ -187,6 +187,8 @@ class EndPointer:
         self._kept_until = float("-inf")  # the last frame of the previous utterance's audio
         self._peak = 0.0  # the utterance's loudest level (the median of three frames)
         self._last_words = (float("-inf"), 0.0)  # the last delivered words: end, loudest
+        self._quiet_after_voice = True  # a quiet frame came since our voice was last audible
+        self._after_quiet = True  # ... before the onset of the utterance in progress
 
     @property
     def in_utterance(self) -> bool:
@@ -233,6 +235,10 @@ class EndPointer:
 
     def push_frame(self, frame: _Frame) -> Utterance | None:
         self.recent.append(frame)
+        if frame.speaking:
+            self._quiet_after_voice = False
+        elif not self.loud(frame):
+            self._quiet_after_voice = True
         if self._speech is None:
             self._adapt_floor(frame)
             self._maybe_start()
@@ -277,6 +283,7 @@ class EndPointer:
         while start < first and everything[start].at <= self._kept_until:
             start += 1
         self._speech = everything[start:]
+        self._after_quiet = self._quiet_after_voice
         self._lead_frames = first - start
         self._voiced = len(voiced)
         self._checked_for = -1
@@ -291,9 +298,11 @@ class EndPointer:
     def _continue(self, frame: _Frame) -> Utterance | None:
         speech = self._speech
         assert speech is not None
-        if speech[-1].speaking and not frame.speaking:
-            # Our voice has just stopped: what the microphone heard of it (a loudspeaker) ends
-            # here, so that an answer said at once starts an utterance of its own.
+        if speech[-1].speaking and not frame.speaking and not self.loud(frame):
+            # Our voice has stopped and the room is quiet: what the microphone heard of it (a
+            # loudspeaker) ends here, so that an answer said at once starts an utterance of
+            # its own. Not while it is still loud: our voice may go on after the device's
+            # estimate of its end, or the player may be saying "Stopp" across a pause.
             return self._end(forced=True)
         speech.append(frame)
         self._raise_peak(len(speech) - 1)
@@ -302,7 +311,7 @@ class EndPointer:
             self._voiced += frame.voiced
         silence = (len(speech) - 1 - self._last_loud) * _FRAME_SECONDS
         duration = (len(speech) - self._lead_frames) * _FRAME_SECONDS
-        gated = any(f.gated for f in speech[self._lead_frames :])
+        gated = any(f.speaking for f in speech[self._lead_frames :])  # said over our voice
         if silence >= self.end_of_utterance:
             return self._end()
         if gated and duration >= _MAX_INTERRUPTION:
@@ -387,7 +396,7 @@ class EndPointer:
         self._kept_until = frames[keep - 1].at
         if not spoken or (self._voiced < _MIN_VOICED and not forced):
             return None  # a cough, a knock
-        gated = _over_our_voice(spoken, self.loud)
+        gated = _over_our_voice(spoken, self.loud, after_quiet=self._after_quiet)
         if forced and not gated:
             return None  # ten seconds without a pause is not a spoken move
         if not gated:
@@ -407,7 +416,9 @@ class EndPointer:
         )
 
 
-def _over_our_voice(spoken: list[_Frame], loud: Callable[[_Frame], bool]) -> bool:
+def _over_our_voice(
+    spoken: list[_Frame], loud: Callable[[_Frame], bool], *, after_quiet: bool = True
+) -> bool:
     """Whether words were said over the program's voice or are its echo: some of them
     while it was audible, or all of them within its echo tail. Words that begin once it was
     silent and go on past the tail are the player's, however quickly they follow: a "ja"
@@ -419,7 +430,10 @@ def _over_our_voice(spoken: list[_Frame], loud: Callable[[_Frame], bool]) -> boo
         return True
     if not any(f.gated for f in spoken):
         return False
-    return not any(loud(f) for f in spoken if not f.gated)
+    # Begun within the tail: the player's only after a quiet moment once our voice stopped
+    # (sound that never fell quiet is our voice going on past the device's estimate of its
+    # end, or its echo) and going on past the tail.
+    return not after_quiet or not any(loud(f) for f in spoken if not f.gated)
 
 
 def _join(frames: list[_Frame]) -> np.ndarray:

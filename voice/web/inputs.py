@@ -17,6 +17,7 @@ from voice.web.protocol import (
     FlagClaimIn,
     Message,
     MoveIn,
+    ProtocolError,
     ResignIn,
     message_type,
 )
@@ -44,7 +45,12 @@ def to_event(incoming: Message, game: GameView) -> EventFactory:
             return lambda t_ms: SightedMove(t_ms, uci)
         case DrawIn(action="offer"):
             return _key("draw_offer")
-        case DrawIn(action="claim", uci=str(uci)):  # with the intended move (9.2.1.1)
+        case DrawIn(action="claim", uci=str(uci), ply=ply):  # with the intended move (9.2.1.1)
+            # Meant for the position the page showed, as a move is: a stale page's claim
+            # (after a retraction, say) must not reach the journal.
+            if ply is None:
+                raise ProtocolError("stale")
+            game.check_move(MoveIn(type="move", uci=uci, ply=ply))
             return lambda t_ms: SightedClaim(t_ms, uci)
         case DrawIn(action="claim"):  # 9.2, 9.3: the session says when it is not valid
             return _key("draw_claim")

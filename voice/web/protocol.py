@@ -78,6 +78,7 @@ class DrawIn(Message):
     type: Literal["draw"]
     action: Literal["offer", "accept", "decline", "claim"]
     uci: UciMove | None = None
+    ply: Annotated[int, Field(ge=0, le=10_000)] | None = None  # with ``uci``: as for a move
 
 
 class ResignIn(Message):

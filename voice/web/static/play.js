@@ -134,7 +134,9 @@
     if (claiming) {  // the intended move is declared with the claim, not made (9.2.1.1)
       claiming = false;
       renderButtons();
-      if (act({ type: "draw", action: "claim", uci })) say(t("web.claim.sent", { move }));
+      if (act({ type: "draw", action: "claim", uci, ply: view.ply })) {
+        say(t("web.claim.sent", { move }));
+      }
       return;
     }
     if (act({ type: "move", uci, ply: view.ply })) {
