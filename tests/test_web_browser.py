@@ -325,7 +325,7 @@ def test_the_sighted_player_claims_a_draw_with_the_intended_move(
     """9.3.1.1: Black's next move completes fifty moves without a capture or a pawn move. The
     page offers the claim with that move; the move is declared with the claim, not made
     first, and the claim is right: a draw, with the move on the scoresheet."""
-    fen = "4k3/8/8/8/8/8/R7/4K3 w - - 98 80"
+    fen = "4k3/p7/8/8/8/8/R7/4K3 w - - 98 80"
     with live_game(settings, tmp_path, fen=fen) as game:
         open_board(driver, game)
         claim = driver.find_element(By.ID, "claim-with-move")
@@ -337,6 +337,10 @@ def test_the_sighted_player_claims_a_draw_with_the_intended_move(
         assert claim.get_attribute("aria-pressed") == "true"
         assert "Remisreklamation" in driver.find_element(By.ID, "status").text
 
+        square(driver, "a7").click()
+        square(driver, "a6").click()  # a pawn move starts the count again: no claim
+        assert "kein Remis zu reklamieren" in driver.find_element(By.ID, "status").text
+        assert claim.get_attribute("aria-pressed") == "true"  # still armed
         square(driver, "e8").click()
         square(driver, "d7").click()
 

@@ -131,6 +131,11 @@
   function send(uci) {
     select(null);
     const move = (view.legal_san || {})[uci] || uci;
+    if (claiming && !(view.claim_moves || []).includes(uci)) {
+      // A wrong claim makes the move and costs time (9.5.3): a slip of the hand must not.
+      say(t("web.claim.not_this_move"), true);
+      return;
+    }
     if (claiming) {  // the intended move is declared with the claim, not made (9.2.1.1)
       claiming = false;
       renderButtons();
