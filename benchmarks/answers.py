@@ -34,6 +34,7 @@ import random
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -94,7 +95,9 @@ ASKED_SETUP = '{"setup": {"mode": "game", "blind": "white", "time_control": "900
 ASKED_MOVE = "Springer Felix drei"
 """The game the ``asked`` words are said in: the first move, heard too unsurely to play."""
 
-CONDITIONS: tuple[str, ...] = ("clean", "pink10", "hall")
+CONDITIONS: tuple[str, ...] = ("clean", "pink10", "hall", "babble10")
+"""babble10: three other voices talking at once, 10 dB below the words over the recording (a
+player's trial heard "nein" as a sure "ja" there, where the other rooms had shown none)."""
 
 OUTCOMES: tuple[str, ...] = ("right", "asked", "wrong", "none")
 """Right (done at once), asked (again, or the move picked asked back by name: unsure), wrong
@@ -258,6 +261,8 @@ class Room:
     folder: Path
     noise: np.ndarray
     offset: int = 0
+    talkers: Sequence[np.ndarray] = ()  # babble: the other voices' recordings
+    rng: random.Random = field(default_factory=lambda: random.Random(0))
 
     def hear(
         self,
@@ -275,6 +280,12 @@ class Room:
         if self.condition == "hall":
             words = rooms.hall(path, self.folder)
             cut = rooms.heard_in_room(words, None, np.zeros, pre_roll, complete)
+        elif self.condition == "babble10":
+            chosen = self.rng.sample(list(self.talkers), min(3, len(self.talkers)))
+            starts = [self.rng.randrange(RATE * 4) for _ in chosen]
+            talk = partial(rooms.babble, chosen, starts=starts)
+            words = load_for_recognition(path)
+            cut = rooms.heard_in_room(words, 10.0, talk, pre_roll, complete)
         elif self.condition == "pink10":
             self.offset += 7919  # another stretch of the noise each time
             start = self.offset
@@ -337,9 +348,13 @@ def run(
             )
             recordings[item.ident] = path
         paths = {s.ident: asr.synthesize(s, folder) for s in said_sentences}
+        talkers: list[np.ndarray] = []
+        if "babble10" in conditions:  # other people's small talk, never chess words
+            bank = asr.babble_bank(seed, vocab, voices.voices, voices.rates, voices.pitches)
+            talkers = [load_for_recognition(asr.synthesize(t, folder)) for t in bank]
         progress(f"{len(said)} words and {len(paths)} sentences synthesized")
         for condition in conditions:
-            room = Room(condition, folder, noise)
+            room = Room(condition, folder, noise, talkers=talkers, rng=random.Random(seed + 5))
             for context in words:
                 report.tallies[(condition, context)] = Tally()
             for item in said:

@@ -187,6 +187,11 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("auto", "sphinx", "vosk", "whisper"),
         help="default: [speech] recognizer",
     )
+    answers.add_argument(
+        "--conditions",
+        default="clean,pink10,hall,babble10",
+        help="rooms, comma-separated (default: clean,pink10,hall,babble10)",
+    )
     latency = kinds.add_parser(
         "latency",
         help="end of speech to the spoken answer, through 'voice-chess play' on virtual devices",
@@ -343,6 +348,14 @@ def _answers(args: argparse.Namespace, settings: Settings) -> int:
     if args.count < 1:
         print(f"{PROG} answers: --count must be at least 1", file=sys.stderr)
         return 2
+    conditions = [c.strip() for c in args.conditions.split(",") if c.strip()]
+    unknown = [c for c in conditions if c not in answers.CONDITIONS]
+    if unknown or not conditions:
+        known = ", ".join(answers.CONDITIONS)
+        print(
+            f"{PROG} answers: --conditions takes {known}, not {args.conditions!r}", file=sys.stderr
+        )
+        return 2
     vocab = Vocabulary.of(settings)
     backend = args.backend or settings.speech.recognizer
     # The recogniser as shipped, as the ASR benchmark measures it: never the user's voice.
@@ -356,6 +369,7 @@ def _answers(args: argparse.Namespace, settings: Settings) -> int:
             count=args.count,
             seed=args.seed,
             voices=asr.VOICE_SETS[args.voices],
+            conditions=conditions,
             progress=_progress,
         )
     except (RecognizerError, RuntimeError, LexiconError, OSError) as error:

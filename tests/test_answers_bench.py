@@ -108,17 +108,17 @@ def test_a_small_run_hears_every_word_in_every_room_named(
         count=1,
         seed=7,
         voices=asr.VOICE_SETS["tuning"],
-        conditions=("clean", "pink10"),
+        conditions=("clean", "babble10"),
         sentences=asr.NON_CHESS[:2],
         words={"question": ("ja", "zwei"), "asked": ("nein", "zeit"), "choice": ("drei",)},
     )
-    for condition in ("clean", "pink10"):
+    for condition in ("clean", "babble10"):
         assert report.tallies[(condition, "question")].total == 2
         assert report.tallies[(condition, "asked")].total == 2
         assert report.tallies[(condition, "choice")].total == 1
         assert report.sentences[condition] == 2
     table = answers.format_report(report, backend="Whisper base", seed=7, voices="tuning", count=1)
-    assert "| clean |" in table and "| pink10 |" in table and "sentences → a move played" in table
+    assert "| clean |" in table and "| babble10 |" in table and "sentences → a move played" in table
 
 
 def test_a_count_below_one_is_refused_in_one_sentence(capsys: pytest.CaptureFixture[str]) -> None:
