@@ -180,3 +180,5 @@ def test_a_resumed_game_names_the_options_it_does_not_use(settings: Settings) ->
     ) == ["--control 300", "--blind black", "--language en", "--laws 2018"]
     with_level = Setup(extra={"engine_level": 2})
     assert unused_on_resume(with_level, settings, level=5) == ["--level 5"]
+    assert unused_on_resume(setup, settings, profile="tournament") == ["--profile tournament"]
+    assert unused_on_resume(setup, settings, profile="home") == []

@@ -434,9 +434,8 @@ def _resumed(args: argparse.Namespace, settings: Settings, language: str) -> _Op
         blind=args.blind,
         language=args.language,
         laws=args.laws,
+        profile=args.profile,
     )
-    if args.profile and args.profile != resumed.contents.setup.profile:
-        unused.append(f"--profile {args.profile}")
     if unused:  # given with --resume: the player must not think they took effect
         text = message(session.language, "app.start.unused", options=", ".join(unused))
         greeting = [Say(resumed.contents.last_ms, text), *greeting]

@@ -116,7 +116,6 @@ just made and still be its repeat: one word left out that people leave out (the 
 file, "Bauer", the capture word: 0.4), never a word said differently ("Eva fünf" after "Eva
 vier" is a move)."""
 
-# Refusal reasons that are not an attempt at an illegal move (the words were too vague).
 # Commands that only ask for information: harmless when misheard, and still useful after the end.
 REQUESTS = frozenset(
     {
@@ -316,7 +315,7 @@ class GameSession(SessionBase):
             self.emit(out, Say(t, text, to))
         if not self.sheet.entries:  # stopped before a move: "Sie spielen Schwarz" was not said
             self.tell(out, t, "resume.colour", side=ann.side_name(self.blind, self.language))
-        if self.sheet.entries:
+        else:
             for to, language in self.audiences():
                 moves = ann.last_moves_words(self.sheet, 2, language)
                 self.emit(out, Say(t, game_message(language, "resume.last", moves=moves), to))
@@ -1060,33 +1059,34 @@ class GameSession(SessionBase):
     # -- the sighted player -----------------------------------------------------------------
 
     def _on_sighted_move(self, text: str, t: int, out: Outputs) -> None:
-        refusal = self._sighted_refusal(text)
-        if refusal is not None:
-            reason, sentence = refusal
-            out.add(Refused(t, self.sighted, reason))
-            self.emit(out, Say(t, sentence, "sighted"))
-            if reason not in ("not_your_turn", "game_over", "paused", "unreadable"):
-                self.attempts[self.sighted] += 1
-                if self.profile == "tournament":
-                    self.log.append(LogEntry(t, "illegal_attempt", self.sighted, text))
-            return
-        move = self._parse_sighted(text)
-        assert move is not None
-        self.make(move, self.sighted, t, out, announce_to=None)
+        move = self._sighted_move_now(text, t, out, attempt=True)
+        if move is not None:
+            self.make(move, self.sighted, t, out, announce_to=None)
 
     def _on_sighted_claim(self, text: str, t: int, out: Outputs) -> None:
         """A draw claimed with the intended move (9.2.1.1, 9.3.1.1): that move must be one
         the sighted player could make now; refused as a move would be, and not counted as an
         attempt (nothing was moved). Right or wrong, :meth:`Draws.claim` decides (9.5)."""
+        move = self._sighted_move_now(text, t, out, attempt=False)
+        if move is not None:
+            self.draws.claim(self.sighted, move, t, out)
+
+    def _sighted_move_now(
+        self, text: str, t: int, out: Outputs, *, attempt: bool
+    ) -> chess.Move | None:
+        """The sighted player's move if it can be made now; otherwise None, with the reason
+        said to them and, for a move tried on the board (``attempt``), counted (7.5.1)."""
         refusal = self._sighted_refusal(text)
-        if refusal is not None:
-            reason, sentence = refusal
-            out.add(Refused(t, self.sighted, reason))
-            self.emit(out, Say(t, sentence, "sighted"))
-            return
-        move = self._parse_sighted(text)
-        assert move is not None
-        self.draws.claim(self.sighted, move, t, out)
+        if refusal is None:
+            return self._parse_sighted(text)
+        reason, sentence = refusal
+        out.add(Refused(t, self.sighted, reason))
+        self.emit(out, Say(t, sentence, "sighted"))
+        if attempt and reason not in ("not_your_turn", "game_over", "paused", "unreadable"):
+            self.attempts[self.sighted] += 1
+            if self.profile == "tournament":
+                self.log.append(LogEntry(t, "illegal_attempt", self.sighted, text))
+        return None
 
     def _parse_sighted(self, text: str) -> chess.Move | None:
         written = text.strip()

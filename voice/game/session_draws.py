@@ -121,6 +121,21 @@ class Draws:
         """Whether the side to move could claim a draw now (9.2, 9.3)."""
         return self._claim_reason(board) is not None
 
+    def claim_moves(self, board: chess.Board) -> list[chess.Move]:
+        """The moves with which the side to move could claim a draw (9.2.1.1: the move that
+        repeats the position a third time; 9.3.1.1: the fiftieth move without a capture or a
+        pawn move), when the position itself gives no claim."""
+        if self.claimable(board):
+            return []
+        after = board.copy()
+        moves = []
+        for move in list(after.legal_moves):
+            after.push(move)
+            if self.claimable(after):
+                moves.append(move)
+            after.pop()
+        return moves
+
     @staticmethod
     def _claim_reason(board: chess.Board) -> str | None:
         if board.is_repetition(3):

@@ -122,7 +122,8 @@ class GameView:
             view["legal"] = self._legal(state)
             view["legal_san"] = {uci: self._san(uci) for uci in view["legal"]}
             view["self_check"] = self._self_check() if view["legal"] else []
-            view["claim_moves"] = self._claim_moves() if view["legal"] else []
+            claims = self.session.draws.claim_moves(self.session.board) if view["legal"] else []
+            view["claim_moves"] = [move.uci() for move in claims]
             session = self.session
             view["flag_claim"] = (
                 result is None
@@ -141,21 +142,6 @@ class GameView:
         if self.approval is not None:
             view["approval"] = self._approval_view(self.approval, language)
         return View.model_validate(view)
-
-    def _claim_moves(self) -> list[str]:
-        """The moves with which the sighted player could claim a draw (9.2.1.1: the move
-        that repeats the position a third time; 9.3.1.1: the fiftieth move without a capture
-        or a pawn move), when the position itself gives no claim."""
-        board = self.session.board.copy()
-        if self.session.draws.claimable(board):
-            return []
-        moves = []
-        for move in list(board.legal_moves):
-            board.push(move)
-            if self.session.draws.claimable(board):
-                moves.append(move.uci())
-            board.pop()
-        return moves
 
     def _self_check(self) -> list[str]:
         """Moves the pieces could make but that leave the own king in check (3.9): the page

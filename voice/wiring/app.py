@@ -883,8 +883,9 @@ class App:
             # the edition's word for the arbiter (Appendix F: the controller).
             session = self.session
             language = session.arbiter_language if session else self.language
-            key = "app.arbiter_line.f" if session and session.laws.appendix == "F" else ""
-            text = message(language, key or "app.arbiter_line", text=line.text)
+            appendix_f = session is not None and session.laws.appendix == "F"
+            key = "app.arbiter_line.f" if appendix_f else "app.arbiter_line"
+            text = message(language, key, text=line.text)
             self.output.line(display_text(text, language))
         ended = view.result and not self._game_over_said
         if ended:  # after the result has been announced

@@ -138,6 +138,7 @@ def unused_on_resume(
     laws: str | None = None,
     fen: str | None = None,
     level: int | None = None,
+    profile: str | None = None,
 ) -> list[str]:
     """The options of the command line a resumed game or clock does not use because it goes
     on as it began (its journal's set-up), written as they were given: "--control 300". The
@@ -164,6 +165,8 @@ def unused_on_resume(
     played = setup.extra.get("engine_level")
     if level is not None and played is not None and level != played:
         unused.append(f"--level {level}")
+    if profile and profile != setup.profile:
+        unused.append(f"--profile {profile}")
     return unused
 
 
