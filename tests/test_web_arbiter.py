@@ -5,14 +5,16 @@ the event log newest first."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from browser import driver, wait_for_ply
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
-from web_harness import LiveGame, game
+from web_harness import LiveGame, game, live_game
 
+from voice.config import Settings
 from voice.rules.events import ArbiterAction, Result
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -157,3 +159,43 @@ def test_penalty_time_is_logged_with_its_amount_and_can_be_undone(
     wait_status(driver, "Ausgeführt: Zeit gutgeschrieben · Schwarz · \u22121:00 · „Rückgängig“")
     after = game.call(lambda: game.session.clock.remaining_ms("black", game.host.now_ms()))
     assert after == before  # Black's clock stood still (White to move)
+
+
+def test_7_5_4_the_panel_records_a_move_made_with_two_hands_by_its_kind(
+    driver: webdriver.Chrome, game: LiveGame
+) -> None:
+    """7.5.4: a move made with two hands counts as an illegal move. The arbiter chooses the
+    kind on the panel; the question, what was done and the log name it."""
+    game.blind_plays("e2e4")
+    open_panel(driver, game)
+    wait_for_ply(driver, 1)
+    form = fill(driver, "form-illegal", side="black", kind="two_hands")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    assert driver.find_element(By.ID, "confirm-text").text == (
+        "Zwei Hände für einen Zug (7.5.4). "
+        "Einen vollendeten regelwidrigen Zug von Schwarz eintragen und die Strafe anwenden?"
+    )
+    driver.find_element(By.ID, "confirm-yes").click()
+    wait_status(driver, "Ausgeführt: Vollendeter regelwidriger Zug: zwei Hände (7.5.4) · Schwarz")
+    assert log_lines(driver)[0].endswith(
+        "Vollendeter regelwidriger Zug: zwei Hände (7.5.4) · Schwarz"
+    )
+    assert game.call(lambda: dict(game.session.illegal_moves)) == {"white": 0, "black": 1}
+
+
+def test_2001_7_4_the_panel_offers_no_other_kind_than_the_move_itself(
+    driver: webdriver.Chrome, settings: Settings, tmp_path: Path
+) -> None:
+    """The 2001 Laws (7.4) know no illegal move but the move itself: the panel offers no
+    choice of kind there, and records the move."""
+    with live_game(settings, tmp_path, laws="2001") as game:
+        open_panel(driver, game)
+        assert not driver.find_element(By.ID, "illegal-kind-label").is_displayed()
+        form = fill(driver, "form-illegal", side="white")
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        assert driver.find_element(By.ID, "confirm-text").text == (
+            "Einen vollendeten regelwidrigen Zug von Weiß eintragen und die Strafe anwenden?"
+        )
+        driver.find_element(By.ID, "confirm-yes").click()
+        wait_status(driver, "Ausgeführt: Vollendeter regelwidriger Zug · Weiß")
+        assert game.call(lambda: dict(game.session.illegal_moves)) == {"white": 1, "black": 0}

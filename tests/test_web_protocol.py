@@ -16,6 +16,7 @@ from voice.web.protocol import (
     RATE_NOTICE_S,
     AddTimeIn,
     DrawIn,
+    IllegalIn,
     MoveIn,
     PauseIn,
     ProtocolError,
@@ -44,6 +45,22 @@ def test_every_valid_message_of_a_role_is_read_into_its_schema() -> None:
     assert parse('{"type": "draw", "action": "claim"}', "opponent") == DrawIn(
         type="draw", action="claim"
     )
+
+
+def test_7_5_3_7_5_4_the_panel_sends_the_kind_of_a_completed_illegal_move() -> None:
+    """Two hands for one move (7.5.4) and the clock pressed without a move (7.5.3) count as an
+    illegal move: the panel's message carries which, as the arbiter's action reads it; left
+    out, it is the move itself (7.5.1)."""
+    two_hands = parse('{"type": "illegal_move", "side": "black", "kind": "two_hands"}', "arbiter")
+    assert two_hands == IllegalIn(type="illegal_move", side="black", kind="two_hands")
+    clock = parse(
+        '{"type": "illegal_move", "side": "white", "kind": "clock_without_move"}', "arbiter"
+    )
+    assert isinstance(clock, IllegalIn) and clock.kind == "clock_without_move"
+    plain = parse('{"type": "illegal_move", "side": "white"}', "arbiter")
+    assert isinstance(plain, IllegalIn) and plain.kind is None
+    bad = '{"type": "illegal_move", "side": "white", "kind": "touched"}'
+    assert refusal(bad, "arbiter") == "malformed"
 
 
 def test_each_role_may_send_only_its_own_messages() -> None:

@@ -166,3 +166,66 @@ def test_the_arbiters_panel_says_why_an_action_was_refused_in_its_language(
         assert english is not None and english[-1].text.endswith(
             "White would have no time left; to end the game, declare the result"
         )
+
+
+def test_7_5_4_two_hands_recorded_on_the_panel_reach_the_journal_the_log_and_the_terminal(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """7.5.4: a move made with two hands counts as an illegal move. The panel's message carries
+    the kind into the game's journal as the arbiter's action reads it; the panel's log and the
+    terminal's line for the arbiter name it in the arbiter's words."""
+    import json
+
+    from voice.rules.events import Say
+    from voice.web.inputs import to_event
+    from voice.web.protocol import IllegalIn
+
+    with live_game(settings, tmp_path, profile="tournament") as game:
+        game.blind_plays("e2e4")
+        builder = GameView(game.host, game.settings, "de")
+        message = IllegalIn(type="illegal_move", side="black", kind="two_hands", reason="Rochade")
+        made = game.call(lambda: to_event(message, builder))
+        outputs = game.submit(made)
+        told = [out.text for out in outputs if isinstance(out, Say) and out.to == "arbiter"]
+        assert told == [
+            "Protokolliert: Vollendeter regelwidriger Zug: zwei Hände (7.5.4) (Grund: Rochade)."
+        ]
+        arbiter = view_of(game, "arbiter")
+        assert arbiter.illegal_moves == {"white": 0, "black": 1}
+        assert arbiter.log is not None and arbiter.log[-1].text == (
+            "Vollendeter regelwidriger Zug: zwei Hände (7.5.4) · Schwarz · „Rochade“"
+        )
+        english = game.call(lambda: builder.view_for("arbiter", "en")).log
+        assert english is not None and english[-1].text.startswith(
+            "Completed illegal move: two hands (7.5.4) · Black"
+        )
+        journal = [json.loads(line) for line in game.journal.path.read_text().splitlines()]
+        actions = [line["arbiter"] for line in journal if "arbiter" in line]
+        assert actions == [
+            {"action": "illegal_move", "side": "black", "kind": "two_hands", "reason": "Rochade"}
+        ]
+
+
+def test_7_5_3_the_panel_offers_the_kinds_the_laws_count_and_2001_refuses_the_others_by_name(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """From 2018 on pressing the clock without a move (7.5.3) and two hands (7.5.4) count as
+    illegal moves; the 2001 Laws (7.4) knew only the move itself. The panel is told which it
+    may offer, and what the game refused reads with the kind the arbiter chose."""
+    from voice.web.inputs import to_event
+    from voice.web.protocol import IllegalIn
+
+    with live_game(settings, tmp_path) as game:
+        assert view_of(game, "arbiter").illegal_kinds == ["move", "two_hands", "clock_without_move"]
+        assert view_of(game, "opponent").illegal_kinds is None
+    with live_game(settings, tmp_path / "2001", laws="2001") as game:
+        assert view_of(game, "arbiter").illegal_kinds == ["move"]
+        builder = GameView(game.host, game.settings, "de")
+        message = IllegalIn(type="illegal_move", side="white", kind="clock_without_move")
+        game.submit(game.call(lambda: to_event(message, builder)))
+        arbiter = view_of(game, "arbiter")
+        assert arbiter.illegal_moves == {"white": 0, "black": 0}
+        assert arbiter.log is not None and arbiter.log[-1].text.startswith(
+            "Nicht ausgeführt: Vollendeter regelwidriger Zug: Uhr ohne Zug gedrückt (7.5.3) · Weiß"
+            " · nach den FIDE-Regeln 2001 ist das kein regelwidriger Zug"
+        )

@@ -12,7 +12,14 @@ from typing import Any
 
 import chess
 
-from voice.game.session_base import LogEntry, Outputs, SessionBase, color_of, side_of
+from voice.game.session_base import (
+    LogEntry,
+    Outputs,
+    SessionBase,
+    color_of,
+    logged_action,
+    side_of,
+)
 from voice.rules.arbiter import (
     AddTime,
     ApproveSetup,
@@ -59,7 +66,8 @@ class ArbiterDesk:
             return
         name = command.name
         self.game.log.append(LogEntry(t, name, command.side, command.reason, dict(event.params)))
-        self.game.to_arbiter(out, t, "arbiter.logged", action=name, reason=command.reason or "-")
+        action = logged_action(name, event.params)  # a kind of illegal move by its name
+        self.game.to_arbiter(out, t, "arbiter.logged", action=action, reason=command.reason or "-")
 
     def _refuse(self, event: ArbiterAction, error: str | Explained, t: int, out: Outputs) -> None:
         """Logged as given, so that the arbiter sees what was refused and why: in words of
@@ -70,9 +78,8 @@ class ArbiterDesk:
             why = {"reason": error.reason, **error.params}
         kind = f"refused:{event.action}"
         self.game.log.append(LogEntry(t, kind, None, str(error), dict(event.params), why))
-        self.game.to_arbiter(
-            out, t, "arbiter.refused", action=event.action, error=str(error), why=why
-        )
+        action = logged_action(event.action, event.params)
+        self.game.to_arbiter(out, t, "arbiter.refused", action=action, error=str(error), why=why)
 
     def _apply(self, command: ArbiterCommand, t: int, out: Outputs) -> None:
         game = self.game

@@ -11,6 +11,7 @@ act on through these public actions. Pure: no I/O, no clock of its own.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -19,6 +20,7 @@ import chess
 from voice.config import ConfigError, Settings, override
 from voice.game import announcements as ann
 from voice.game.scoresheet import Entry, Scoresheet
+from voice.rules.arbiter import ALIASES
 from voice.rules.clock import SIDES, Clock, other
 from voice.rules.dead_position import cannot_checkmate, is_dead
 from voice.rules.events import (
@@ -34,7 +36,7 @@ from voice.rules.events import (
     Side,
     to_seconds,
 )
-from voice.rules.laws import EditionError, laws_for
+from voice.rules.laws import ILLEGAL_KINDS, EditionError, laws_for
 from voice.rules.legal_position import problems
 from voice.rules.timecontrol import parse_time_control
 from voice.words.messages import catalogue, message
@@ -164,6 +166,17 @@ class LogEntry:
         if self.why:
             out["why"] = dict(self.why)
         return out
+
+
+def logged_action(action: str, params: Mapping[str, Any]) -> str:
+    """An arbiter's action as the log names it (the catalogue's ``web.log.{name}``): a
+    completed illegal move that is not the move itself by its kind, two hands for one move
+    (7.5.4) or the clock pressed without a move (7.5.3), which the arbiter must tell apart."""
+    action = ALIASES.get(action, action)
+    kind = params.get("kind")
+    if action == "illegal_move" and kind in ILLEGAL_KINDS and kind != "move":
+        return f"illegal_move.{kind}"
+    return action
 
 
 def why_words(why: dict[str, Any], language: str) -> str:

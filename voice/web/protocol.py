@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from voice.rules.laws import IllegalKind
 from voice.web.pairing import Role
 
 MAX_MESSAGE_BYTES = 2048
@@ -161,12 +162,15 @@ class RetractIn(Message):
 class IllegalIn(Message):
     """A completed illegal move by ``side``; the session applies the penalty (7.5).
 
-    ``ply`` reinstates the position with that many half-moves in the same action.
+    ``ply`` reinstates the position with that many half-moves in the same action. ``kind`` is
+    what was done: the move itself (left out: the same), two hands for one move (7.5.4) or the
+    clock pressed without a move (7.5.3); the Laws in force decide whether it counts.
     """
 
     type: Literal["illegal_move"]
     side: Side
     ply: Annotated[int, Field(ge=0, le=10_000)] | None = None
+    kind: IllegalKind | None = None
     reason: Reason = ""
 
 
@@ -370,6 +374,8 @@ class View(Message):
     laws: str | None = None  # the FIDE Laws edition (voice.rules.laws)
     time_control: str | None = None
     penalty_ms: int | None = None  # the penalty time of this game (2 min, 1 in rapid and blitz)
+    # what the Laws in force count as a completed illegal move (7.5.1-7.5.4; 2001: the move)
+    illegal_kinds: list[IllegalKind] | None = None
     illegal_attempts: dict[Side, int] | None = None
     illegal_moves: dict[Side, int] | None = None
     wrong_claims: dict[Side, int] | None = None

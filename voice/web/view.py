@@ -22,9 +22,10 @@ from voice.config import Settings
 from voice.game.announcements import setup_rules
 from voice.game.clock_mode import describe_control
 from voice.game.session import GameSession, side_of
-from voice.game.session_base import why_words
+from voice.game.session_base import logged_action, why_words
 from voice.rules.approval import SetupApproval
 from voice.rules.events import Say, Side
+from voice.rules.laws import ILLEGAL_KINDS
 from voice.runtime.host import GameHost
 from voice.web.pairing import Role
 from voice.web.protocol import (
@@ -135,6 +136,8 @@ class GameView:
             view["laws"] = state["laws"]
             view["time_control"] = state["time_control"]
             view["penalty_ms"] = self.session.clock.penalty_ms
+            counted = self.session.laws.illegal_kinds
+            view["illegal_kinds"] = [kind for kind in ILLEGAL_KINDS if kind in counted]
             for key in ("illegal_attempts", "illegal_moves", "wrong_claims"):
                 view[key] = state[key]
             sheet = state["moves"]
@@ -258,7 +261,8 @@ class GameView:
         action = kind.removeprefix("refused:")
         params = entry.get("params", {})
         text = partial(self._text, language=language)
-        parts = [text(f"web.log.{action}", text("web.log.unknown", action))]
+        named = logged_action(action, params)  # an illegal move by its kind (7.5.3, 7.5.4)
+        parts = [text(f"web.log.{named}", text("web.log.unknown", action))]
         side = params.get("side") or entry.get("side")
         if side in SIDES:
             parts.append(text(f"web.side.{side}", side))

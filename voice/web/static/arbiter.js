@@ -130,11 +130,15 @@
   form("form-retract", (d) => ({ type: "retract", ply: Number(d.get("ply")) }),
     (m) => t("web.arbiter.confirm_retract", { position: positionName(m.ply) }));
   form("form-illegal", (d) => {
-    const message = { type: "illegal_move", side: d.get("side") };
+    const message = { type: "illegal_move", side: d.get("side"), kind: d.get("kind") };
     if (d.get("ply") !== "") message.ply = Number(d.get("ply"));
     return message;
   },
-    (m) => t("web.arbiter.confirm_illegal", { side: t(`web.side.${m.side}`) }));
+    (m) => {
+      const question = t("web.arbiter.confirm_illegal", { side: t(`web.side.${m.side}`) });
+      // Two hands (7.5.4) or the clock without a move (7.5.3): the question names which.
+      return m.kind === "move" ? question : `${t(`web.arbiter.kind.${m.kind}`)}. ${question}`;
+    });
   form("form-result", (d) => ({ type: "declare_result", result: d.get("result") }),
     (m) => t("web.arbiter.confirm_result", { result: m.result.replace("1/2", "\u00bd") }));
 
@@ -158,6 +162,18 @@
     }
     const values = [...select.options].map((option) => option.value);
     select.value = values.includes(chosen) ? chosen : fallback;
+  }
+
+  /** What the Laws in force count as a completed illegal move (2001: the move itself only):
+   * the other kinds are not offered, and with one kind there is nothing to choose. */
+  function renderKinds() {
+    const kinds = view.illegal_kinds || ["move"];
+    const select = document.getElementById("illegal-kind");
+    for (const option of select.options) {
+      option.disabled = option.hidden = !kinds.includes(option.value);
+    }
+    if (!kinds.includes(select.value)) select.value = "move";
+    document.getElementById("illegal-kind-label").hidden = kinds.length < 2;
   }
 
   function renderRetract() {
@@ -233,6 +249,7 @@
         button.disabled = waiting;
       }
       renderSetup();
+      renderKinds();
       renderRetract();
       renderLog();
       reportDone();
