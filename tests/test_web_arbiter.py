@@ -199,3 +199,50 @@ def test_2001_7_4_the_panel_offers_no_other_kind_than_the_move_itself(
         driver.find_element(By.ID, "confirm-yes").click()
         wait_status(driver, "Ausgeführt: Vollendeter regelwidriger Zug · Weiß")
         assert game.call(lambda: dict(game.session.illegal_moves)) == {"white": 1, "black": 0}
+
+
+def counts(driver: webdriver.Chrome) -> dict[str, str]:
+    return {
+        name: driver.find_element(By.ID, name).text
+        for name in ("attempts", "illegal-moves", "wrong-claims")
+    }
+
+
+def test_7_5_5_9_5_3_after_a_penalty_the_panel_shows_what_counts_for_each_player(
+    driver: webdriver.Chrome, game: LiveGame
+) -> None:
+    """After a penalty the arbiter must see what counts towards the next: the completed illegal
+    moves (7.5.5: the second loses) and the incorrect claims (9.5.3) of each player, beside
+    the refused move attempts, next to the log."""
+    game.blind_plays("e2e4")
+    open_panel(driver, game)
+    wait_for_ply(driver, 1)
+    nothing = "Blinder Spieler: 0. Sehender Spieler: 0."
+    assert counts(driver) == {
+        "attempts": nothing,
+        "illegal-moves": nothing,
+        "wrong-claims": nothing,
+    }
+    form = fill(driver, "form-illegal", side="black")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    driver.find_element(By.ID, "confirm-yes").click()
+    WebDriverWait(driver, 10).until(
+        lambda d: (
+            d.find_element(By.ID, "illegal-moves").text
+            == "Blinder Spieler: 0. Sehender Spieler: 1."
+        )
+    )
+    form = fill(driver, "form-penalty", side="white")
+    form.find_element(By.CSS_SELECTOR, 'button[value="wrong_claim"]').click()
+    driver.find_element(By.ID, "confirm-yes").click()
+    WebDriverWait(driver, 10).until(
+        lambda d: (
+            d.find_element(By.ID, "wrong-claims").text == "Blinder Spieler: 1. Sehender Spieler: 0."
+        )
+    )
+    assert counts(driver) == {
+        "attempts": nothing,
+        "illegal-moves": "Blinder Spieler: 0. Sehender Spieler: 1.",
+        "wrong-claims": "Blinder Spieler: 1. Sehender Spieler: 0.",
+    }
+    assert game.call(lambda: dict(game.session.wrong_claims)) == {"white": 1, "black": 0}

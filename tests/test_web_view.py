@@ -229,3 +229,24 @@ def test_7_5_3_the_panel_offers_the_kinds_the_laws_count_and_2001_refuses_the_ot
             "Nicht ausgeführt: Vollendeter regelwidriger Zug: Uhr ohne Zug gedrückt (7.5.3) · Weiß"
             " · nach den FIDE-Regeln 2001 ist das kein regelwidriger Zug"
         )
+
+
+def test_7_5_5_9_5_3_the_panel_is_sent_the_completed_illegal_moves_and_wrong_claims_per_side(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """After a penalty the arbiter must see what counts towards the next (7.5.5: the second
+    completed illegal move loses; 9.5.3: each incorrect claim costs time): the counts per side
+    go to the panel only."""
+    with live_game(settings, tmp_path, profile="tournament") as game:
+        arbiter = view_of(game, "arbiter")
+        assert arbiter.illegal_moves == {"white": 0, "black": 0}
+        assert arbiter.wrong_claims == {"white": 0, "black": 0}
+        game.submit(lambda t: ArbiterAction(t, "illegal_move", {"side": "white"}))
+        game.submit(lambda t: ArbiterAction(t, "wrong_claim", {"side": "black"}))
+        arbiter = view_of(game, "arbiter")
+        assert arbiter.illegal_moves == {"white": 1, "black": 0}
+        assert arbiter.wrong_claims == {"white": 0, "black": 1}
+        assert arbiter.illegal_attempts == {"white": 0, "black": 0}  # no refused attempt
+        for role in ("opponent", "spectator"):
+            other = view_of(game, role)
+            assert other.illegal_moves is None and other.wrong_claims is None

@@ -227,12 +227,19 @@
     if (approval.approved && hadFocus) setup.state.focus();  // the button is gone
   }
 
-  function renderAttempts() {
-    const counts = view.illegal_attempts;
-    document.getElementById("attempts").textContent = t("web.arbiter.attempts", {
-      blind: counts[view.blind] ?? 0,
-      sighted: counts[VC.other(view.blind)] ?? 0,
-    });
+  /** Per player: refused move attempts (logged, never penalised), completed illegal moves
+   * (7.5.5: they add up to a loss) and incorrect claims (9.5.3). */
+  function renderCounts() {
+    const shown = { "attempts": "illegal_attempts", "illegal-moves": "illegal_moves",
+      "wrong-claims": "wrong_claims" };
+    for (const [id, key] of Object.entries(shown)) {
+      const counts = view[key] || {};
+      const blind = counts[view.blind] ?? 0;
+      const sighted = counts[VC.other(view.blind)] ?? 0;
+      const element = document.getElementById(id);
+      element.textContent = t("web.arbiter.attempts", { blind, sighted });
+      element.classList.toggle("counted", key !== "illegal_attempts" && blind + sighted > 0);
+    }
   }
 
   const connection = VC.connect("arbiter", {
@@ -253,7 +260,7 @@
       renderRetract();
       renderLog();
       reportDone();
-      renderAttempts();
+      renderCounts();
     },
     notice(message) { say(message.text, message.kind === "refused"); },
     error(message) { say(message.message, true); },
