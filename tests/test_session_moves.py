@@ -7,6 +7,7 @@ runner and checks the JSON lines it prints.
 from __future__ import annotations
 
 import chess
+import pytest
 from session_scripts import (
     SCRIPTS,
     clock_at,
@@ -415,6 +416,47 @@ def test_the_opponents_page_names_castling_as_the_board_does(settings: Settings)
 """
     said = says(run_text(script, settings), "sighted", 1.0)
     assert len(said) == 1 and "O-O-O" in said[0] and "Rochade" not in said[0]
+
+
+SIGHTED_PROMOTION = """
+{"setup": {"mode": "game", "blind": "white", "fen": "3r2k1/4P3/8/8/8/8/6p1/4K2R b K - 0 1"}}
+{"t": 1, "sighted": "g2g1"}
+{"t": 2, "sighted": "gxh1"}
+{"t": 3, "sighted": "g2f1"}
+{"t": 4, "sighted": "g1=Q+"}
+"""
+
+CHOOSE_THE_PIECE = {
+    "de": "Umwandlung auf g1: bitte die Figur wählen (Dame, Turm, Läufer oder Springer).",
+    "en": "Promotion on g1: choose the piece (queen, rook, bishop or knight).",
+}
+
+
+@pytest.mark.parametrize("language", ["de", "en", "he", "ar", "fa"])
+def test_3_7_5_1_a_sighted_promotion_sent_without_its_piece_asks_for_the_piece(
+    language: str, settings: Settings
+) -> None:
+    """3.7.5.1: the new piece is part of the promotion. A promotion sent without it (the page's
+    picker always sends one; a script or another client may not), in UCI as the page sends
+    moves or in SAN, is refused telling the sighted player to choose the piece, in their
+    language: not "Which piece?", the question the blind player answers by voice, nor "not a
+    legal move". Any other illegal pawn move keeps its own reason."""
+    from voice.words.messages import message
+
+    setup = f'"opponent_language": "{language}", "fen"'
+    out = run_text(SIGHTED_PROMOTION.replace('"fen"', setup), settings)
+    assert [line["reason"] for line in refused(out)] == [
+        "which_piece",
+        "which_piece",
+        "cannot_move_there",
+    ]
+    first, second = says(out, "sighted", 1.0), says(out, "sighted", 2.0)
+    assert first == [message(language, "game.sighted.which_piece", square="g1")]
+    assert second == [message(language, "game.sighted.which_piece", square="h1")]
+    assert first[0] != message(language, "refusal.which_piece")
+    if language in CHOOSE_THE_PIECE:
+        assert first == [CHOOSE_THE_PIECE[language]]
+    assert moves(out) == ["g2g1q"]  # with its piece named, the promotion is made
 
 
 def test_words_that_name_no_move_on_the_opponents_turn_are_not_understood(

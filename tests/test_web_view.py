@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from web_harness import LiveGame, live_game
+from web_harness import LiveGame, live_game, page_socket, receive_until
 
-from voice.config import Settings
+from voice.config import Settings, override
 from voice.rules.events import ArbiterAction
 from voice.web.pairing import Role
 from voice.web.protocol import View
@@ -250,3 +250,27 @@ def test_7_5_5_9_5_3_the_panel_is_sent_the_completed_illegal_moves_and_wrong_cla
         for role in ("opponent", "spectator"):
             other = view_of(game, role)
             assert other.illegal_moves is None and other.wrong_claims is None
+
+
+def test_3_7_5_1_a_promotion_sent_without_its_piece_is_refused_on_the_page_asking_for_it(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """3.7.5.1: the new piece is part of the promotion. A client that sends the pawn's move
+    without it (the page's own picker never does) is told, on the opponent's page and in its
+    language, to choose the piece; the move is not made."""
+    import json
+
+    black_promotes = "3r2k1/4P3/8/8/8/8/6p1/4K2R b K - 0 1"
+    english = override(settings, language={"opponent": "en"})
+    with (
+        live_game(english, tmp_path, fen=black_promotes) as game,
+        page_socket(game, "play", game.secrets.opponent) as board,
+    ):
+        receive_until(board, "state")
+        board.send(json.dumps({"type": "move", "uci": "g2g1", "ply": 0}))
+        notice = receive_until(board, "notice")
+        assert notice["kind"] == "refused"
+        assert notice["text"] == (
+            "Promotion on g1: choose the piece (queen, rook, bishop or knight)."
+        )
+        assert game.state_fen() == black_promotes

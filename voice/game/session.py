@@ -1125,6 +1125,9 @@ class GameSession(SessionBase):
             except chess.AmbiguousMoveError:
                 return "ambiguous", game_message(language, "sighted.ambiguous", move=written)
             except chess.IllegalMoveError:
+                promoted = self._promotion_without_piece(written)
+                if promoted is not None:
+                    return self._which_piece(promoted)
                 return "illegal", game_message(language, "sighted.illegal", move=written)
             except ValueError:
                 return "unreadable", game_message(language, "sighted.unreadable", move=written)
@@ -1139,7 +1142,28 @@ class GameSession(SessionBase):
             refusal = explain_refusal(self.board, intent, self.vocab)
         except ValueError:
             return "illegal", game_message(language, "sighted.illegal", move=written)
+        if refusal.reason == "which_piece":  # "Welche Figur?" asks the blind player to say it
+            return self._which_piece(move.to_square)
         return refusal.reason, refusal.algebraic().text(language)
+
+    def _which_piece(self, square: chess.Square) -> tuple[str, str]:
+        """A pawn move to the last rank sent without its piece (the page's picker sends one; a
+        script or another client may not): the sighted player is told to choose the piece,
+        in their language and the board's notation (3.7.5.1: the new piece is part of the
+        move), not asked "Which piece?" as the blind player is, nor told the move is illegal."""
+        sentence = game_message(
+            self.opponent_language, "sighted.which_piece", square=chess.square_name(square)
+        )
+        return "which_piece", sentence
+
+    def _promotion_without_piece(self, written: str) -> chess.Square | None:
+        """Where a pawn move written without its promotion piece ("e8", "exd8+") goes, when
+        naming a piece would make it legal; None for any other illegal move."""
+        try:
+            move = self.board.parse_san(written.rstrip("+#") + "=Q")
+        except ValueError:
+            return None
+        return move.to_square if move.promotion else None
 
     # -- commands ---------------------------------------------------------------------------
 
