@@ -779,3 +779,59 @@ class _Counting:
     def align(self, *args: object, **kwargs: object) -> object:
         self.aligns += 1
         return self._model.align(*args, **kwargs)  # type: ignore[attr-defined]
+
+
+def _among_talk(words: np.ndarray, tmp_path: Path, below_db: float = 10.0) -> np.ndarray:
+    """``words`` said 2 s into 5 s of babble: four other people talking at once (sentences
+    that are not chess), together ``below_db`` quieter than the words' loudest. That is what
+    the end-pointer delivers where others talk: their voices keep the utterance going."""
+    sentences = (
+        ("Das Wetter war gestern wirklich schön, wir sind spazieren gegangen", "de+f3"),
+        ("Hast du schon gehört, dass der Verein ein neues Heim bekommt", "de+m5"),
+        ("Morgen fahre ich mit dem Zug zu meiner Schwester nach Hamburg", "de+f1"),
+        ("Der Kaffee hier ist leider schon wieder kalt geworden", "de+m6"),
+    )
+    length = 5 * 16000
+    room = np.zeros(length)
+    for index, (text, voice) in enumerate(sentences):
+        said = synthesize(text, tmp_path, voice=voice, rate=170).astype(np.float64)
+        room += np.roll(np.resize(said, length), index * 7919)
+    speech = words.astype(np.float64)
+    loudest = float(np.max(np.abs(speech)))
+    mixed = room * loudest / float(np.max(np.abs(room))) * 10 ** (-below_db / 20)
+    mixed[32000 : 32000 + len(speech)] += speech
+    return np.clip(mixed, -32768, 32767).astype(np.int16)
+
+
+def test_a_yes_heard_among_other_voices_is_asked_again_not_played(
+    recognizer: WhisperRecognizer, tmp_path: Path, settings: Settings, vocab: Vocabulary
+) -> None:
+    """A "ja" plays the move asked back. Where others talk the end-pointer delivers seconds of
+    their voices around it, and there words that were not "ja" were heard as a sure one
+    (the answers benchmark, 10 dB babble): a "ja" in speech longer than ``YES_SPAN_S`` is
+    reported unsure, so the game asks again. The same "ja" said alone stays sure."""
+    recognizer.set_context(_answer_context(vocab))
+    yes = synthesize("ja", tmp_path, voice="de+m3")
+    sure = settings.matching.accept_confidence
+    alone = recognizer.recognize(yes, 16000)
+    assert alone.best == "ja" and alone.nbest[0][1] >= sure
+    crowded = recognizer.recognize(_among_talk(yes, tmp_path), 16000)
+    assert crowded.best == "ja"  # still heard, ...
+    assert crowded.nbest[0][1] < sure and "crowded" in crowded.held_back  # ... but not played
+
+
+def test_only_a_yes_is_held_back_for_the_talk_around_it(
+    recognizer: WhisperRecognizer, tmp_path: Path, vocab: Vocabulary
+) -> None:
+    """The rule is for the word that plays a move asked back; a move said among other voices
+    keeps Whisper's other checks (its lead, its level, the free guess) and no more."""
+    recognizer.set_context(_answer_context(vocab))
+    move = synthesize("Springer Felix drei", tmp_path, voice="de+m3")
+    judged = recognizer.judge(_among_talk(move, tmp_path))
+    assert judged is not None and judged[0].scored[0].phrase == ("springer", "felix", "drei")
+    assert not judged[1].crowded
+    clear = Features(8.0, -0.5, 40.0, 0.0, 0.0, True)
+    crowded = replace(clear, crowded=True)
+    assert clear.clear() and not crowded.clear()
+    assert crowded.held_back() == {"crowded"}
+    assert top_confidence(crowded) < 0.5 <= top_confidence(clear)

@@ -267,6 +267,19 @@ CALIBRATION = Calibration(
     choices_distance=0.5,
 )
 
+YES_SPAN_S = 2.5
+"""The longest speech (:func:`speech_span`, its margins included) a "ja" is heard surely in.
+A "ja" is one syllable, about 1.3 s with the margins; the end-pointer delivers several
+seconds when other people talk around the player, since their voices keep the utterance
+going, and Whisper then scores a few candidates against sounds none of them is. There the
+words that are not "ja" became a sure "ja", which plays the move asked back. Tuning voices,
+the words said while a move is asked back, 10 dB babble (the ``answers`` benchmark's
+``babble10``, seed 11): those utterances lasted 4.1-6.8 s (median 5.5 s; quiet and pink noise
+at most 1.9 s), and a "Remis" and a cough came as a sure "ja". Such a "ja" is asked again:
+the second unsure "ja" right after it answers the question (``GameSession._yes_unsure``), two
+mishearings in a row being far rarer than one. With the talk key the recording is only as
+long as the key is held. Report voices: docs/speech.md §4f."""
+
 CHOICES = 3
 """Moves offered when the recogniser is unsure between them."""
 
@@ -303,26 +316,30 @@ class Features:
     gap: float
     agrees: bool
     """The free guesses agree with the best phrase (:func:`agrees`)."""
+    crowded: bool = False
+    """A "ja" heard in an utterance far longer than one (:data:`YES_SPAN_S`)."""
 
     def probability(self, c: Calibration = CALIBRATION) -> float:
         return probability(self.lead, self.mean_logp, self.level_db, self.distance, self.gap, c)
 
     def clear(self, c: Calibration = CALIBRATION) -> bool:
         """The best candidate is clearly ahead of the next (``c.play_lead``), the speech
-        stands well above the room (``c.play_level_db``) and the free guess agrees with it
-        (``agrees``): only then may it be played without a question, however probable."""
+        stands well above the room (``c.play_level_db``), the free guess agrees with it
+        (``agrees``) and, for a "ja", nothing else was going on around it (``crowded``): only
+        then may it be played without a question, however probable."""
         return self.held_back(c) <= {"probability"}
 
     def held_back(self, c: Calibration = CALIBRATION) -> frozenset[str]:
         """What keeps the best candidate from being played (``Transcript.held_back``): its
         probability below ``c.sure`` ("probability"), a lead below ``c.play_lead`` ("lead"),
         speech below ``c.play_level_db`` above the room ("level"), free guesses that do not
-        agree ("guess")."""
+        agree ("guess"), a "ja" among other sounds ("crowded")."""
         reasons = {
             "probability": self.probability(c) < c.sure,
             "lead": self.lead < c.play_lead,
             "level": self.level_db < c.play_level_db,
             "guess": not self.agrees,
+            "crowded": self.crowded,
         }
         return frozenset(name for name, holds in reasons.items() if holds)
 
@@ -742,6 +759,7 @@ class WhisperRecognizer:
         looked sure (0.90), and the move the player refused would have been played (report
         voices, pink noise 10 dB); a "Remis" guessed as "Ja, das." was a sure "ja" too (tuning
         voices). ``python -m benchmarks answers``, docs/speech.md."""
+        self._yes = frozenset(vocab.commands.get("yes", ()))
         self._last = LastAnswer()
         self._stream = WholeUtterance()
         self._priors: OrderedDict[str, float] = OrderedDict()
@@ -899,7 +917,9 @@ class WhisperRecognizer:
         lead = best.score - rival_score(evidence, self.vocab, moves)
         gap = evidence.guess_logp - best.mean_logp
         together = agrees(evidence, self.vocab, self._answers)
-        return evidence, Features(lead, best.mean_logp, level, best.distance, gap, together)
+        crowded = best.phrase in self._yes and (end - start) / RATE > YES_SPAN_S
+        features = Features(lead, best.mean_logp, level, best.distance, gap, together, crowded)
+        return evidence, features
 
     def score(self, speech: np.ndarray, candidates: Sequence[_Candidate]) -> Evidence:
         """Every shortlisted candidate with its score, best first, and the free guesses."""
