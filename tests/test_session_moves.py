@@ -459,6 +459,29 @@ def test_3_7_5_1_a_sighted_promotion_sent_without_its_piece_asks_for_the_piece(
     assert moves(out) == ["g2g1q"]  # with its piece named, the promotion is made
 
 
+@pytest.mark.parametrize(("revision", "counted"), [(21, 1), (20, 3)])
+def test_3_7_5_1_a_sighted_promotion_without_its_piece_is_no_illegal_move_attempt(
+    revision: int, counted: int, settings: Settings
+) -> None:
+    """A promotion sent without its piece is input to complete ("choose the piece"), as "Welche
+    Figur?" is for the blind player, and is not counted as an attempt at an illegal move: the
+    arbiter's panel shows the count for each player. Only "g2f1" (no pawn move) counts. A
+    journal of revision 20, which counted them, replays as it was played."""
+    import json
+
+    from voice.game.session import GameSession
+    from voice.rules.events import SightedMove, parse_setup
+
+    lines = SIGHTED_PROMOTION.strip().splitlines()
+    setup = json.loads(lines[0])
+    setup["setup"].update(app="play", revision=revision)
+    game = GameSession(parse_setup(setup), settings)
+    for line in lines[1:-1]:
+        event = json.loads(line)
+        game.handle(SightedMove(int(event["t"] * 1000), event["sighted"]))
+    assert game.attempts == {"white": 0, "black": counted}
+
+
 def test_words_that_name_no_move_on_the_opponents_turn_are_not_understood(
     settings: Settings,
 ) -> None:

@@ -1082,7 +1082,7 @@ class GameSession(SessionBase):
         reason, sentence = refusal
         out.add(Refused(t, self.sighted, reason))
         self.emit(out, Say(t, sentence, "sighted"))
-        if attempt and reason not in ("not_your_turn", "game_over", "paused", "unreadable"):
+        if attempt and reason not in self._not_attempts():
             self.attempts[self.sighted] += 1
             if self.profile == "tournament":
                 self.log.append(LogEntry(t, "illegal_attempt", self.sighted, text))
@@ -1145,6 +1145,15 @@ class GameSession(SessionBase):
         if refusal.reason == "which_piece":  # "Welche Figur?" asks the blind player to say it
             return self._which_piece(move.to_square)
         return refusal.reason, refusal.algebraic().text(language)
+
+    def _not_attempts(self) -> tuple[str, ...]:
+        """Refusals of the sighted player's input that are no attempt at an illegal move: input
+        at the wrong time or unreadable, and (revision 21) a promotion sent without its piece,
+        which the page asks to complete, as "Welche Figur?" is for the blind player
+        (:data:`voice.words.matcher.NOT_AN_ATTEMPT`). Counted before, it stood on the
+        arbiter's panel against the player."""
+        wrong_time = ("not_your_turn", "game_over", "paused", "unreadable")
+        return (*wrong_time, "which_piece") if self.revision >= 21 else wrong_time
 
     def _which_piece(self, square: chess.Square) -> tuple[str, str]:
         """A pawn move to the last rank sent without its piece (the page's picker sends one; a

@@ -614,12 +614,13 @@ def _setup_value(extra: dict[str, Any], key: str, default: float) -> float:
     return float(value)
 
 
-REVISION = 20
+REVISION = 21
 """The rules this code plays by, written into the app's journals (``setup.revision``) when they
 changed what an input does: 18 kept the settings; 19 (session 19) refuses an arbiter's clock
 correction that leaves a player no time (6.10.2) and takes no unsure "Remis" that would end
 the game; 20 (session 21) lets a second unsure "ja" answer a question only when it comes right
-after the first. Scripts without the app's marks play by the current rules."""
+after the first; 21 (session 22) does not count a sighted promotion sent without its piece
+as an illegal move attempt. Scripts without the app's marks play by the current rules."""
 
 
 def _revision(extra: dict[str, Any]) -> int:
