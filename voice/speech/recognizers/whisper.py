@@ -277,8 +277,9 @@ the words said while a move is asked back, 10 dB babble (the ``answers`` benchma
 ``babble10``, seed 11): those utterances lasted 4.1-6.8 s (median 5.5 s; quiet and pink noise
 at most 1.9 s), and a "Remis" and a cough came as a sure "ja". Such a "ja" is asked again:
 the second unsure "ja" right after it answers the question (``GameSession._yes_unsure``), two
-mishearings in a row being far rarer than one. With the talk key the recording is only as
-long as the key is held. Report voices: docs/speech.md §4f."""
+mishearings in a row being far rarer than one. The talk key's recording runs from one press
+to the next, others' voices and all, and is held to the same rule. Report voices:
+docs/speech.md §4f."""
 
 CHOICES = 3
 """Moves offered when the recogniser is unsure between them."""
