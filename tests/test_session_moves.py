@@ -73,6 +73,35 @@ def test_D_2_8_correction_after_clock_switch_is_an_arbiter_matter(settings: Sett
     assert moves(out) == ["e2e4"]
 
 
+@pytest.mark.parametrize(
+    ("profile", "said"),
+    [
+        ("home", "Zu spät: der Zug ist gemacht und gilt."),
+        ("tournament", "Zu spät: die Uhr des Gegners läuft schon. Bitte den Schiedsrichter rufen."),
+    ],
+)
+def test_D_2_8_correction_after_the_opponents_reply_says_the_move_stands(
+    profile: str, said: str, settings: Settings
+) -> None:
+    """Against the computer its reply comes at once, so "Korrektur" always comes after it: it
+    was answered "Es gibt nichts zu korrigieren", as if the player's move had not been made. It
+    stands (D.2.8); at a tournament board the arbiter can still take moves back, at home
+    there is no one to call. Before the player's first move there is nothing to correct."""
+    out = run_text(
+        f"""
+        {{"setup": {{"mode": "game", "blind": "white", "profile": "{profile}"}}}}
+        {{"t": 1, "blind": "Korrektur"}}
+        {{"t": 2, "blind": "Eva vier"}}
+        {{"t": 3, "sighted": "e5"}}
+        {{"t": 4, "blind": "Korrektur"}}
+        """,
+        settings,
+    )
+    assert says(out, "blind", 1.0) == ["Es gibt nichts zu korrigieren."]
+    assert says(out, "blind", 4.0) == [said]
+    assert moves(out) == ["e2e4", "e7e5"]
+
+
 def test_6_5_illegal_spoken_move_changes_nothing_and_is_logged_in_tournament(
     settings: Settings,
 ) -> None:

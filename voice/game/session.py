@@ -1275,6 +1275,13 @@ class GameSession(SessionBase):
                 self.sheet.entries[-1].by == self.blind or self.opponent_speaks
             ):
                 self.tell(out, t, "correction.too_late")
+            case _ if any(entry.by == self.blind for entry in self.sheet.entries):
+                # The opponent has replied (the computer does at once): the move stands
+                # (D.2.8). "Nothing to correct" was said of the move the player meant. At a
+                # tournament board the arbiter can still take moves back; at home nobody is
+                # there to call.
+                key = "correction.too_late" if self.profile == "tournament" else "correction.made"
+                self.tell(out, t, key)
             case _:
                 self.tell(out, t, "correction.nothing")
 
