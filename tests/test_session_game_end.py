@@ -75,8 +75,11 @@ def test_9_2_threefold_repetition_by_claim_of_the_player_to_move(settings: Setti
 
 def test_9_3_fifty_moves_claim_with_the_intended_move(settings: Settings) -> None:
     out = run("r93_fifty_moves_claim", settings)
-    # "Remis" alone at 49½ moves is no claim: nothing happens, and nothing is penalised.
-    assert says(out, "blind", 2.0)[0].startswith("Remis bieten Sie nach Ihrem Zug an.")
+    # "Remis" alone at 49½ moves is no claim, and nothing is penalised; nor an offer, in a game
+    # set up where the opponent has made no move yet.
+    assert says(out, "blind", 2.0) == [
+        "Remis ist erst möglich, wenn beide Seiten einen Zug gemacht haben."
+    ]
     assert clock_at(out, 2.0)["running"] == "white"
     # "Remis Turm Anna zwei": the intended move completes fifty moves; it is written down.
     _ended(out, "1/2-1/2", "fifty_moves", 3.0)
@@ -113,7 +116,9 @@ def test_9_5_3_wrong_claim_tournament_profile_logged_for_the_arbiter(settings: S
 
 def test_9_1_draw_offer_declined_by_moving(settings: Settings) -> None:
     out = run("r912_draw_offer_declined_by_moving", settings)
-    assert says(out, "blind", 1.0)[0].startswith("Remis bieten Sie nach Ihrem Zug an.")
+    assert says(out, "blind", 1.0) == [
+        "Remis ist erst möglich, wenn beide Seiten einen Zug gemacht haben."
+    ]
     assert says(out, "blind", 3.0) == [
         "Remis ist erst möglich, wenn beide Seiten einen Zug gemacht haben."
     ]
@@ -123,6 +128,54 @@ def test_9_1_draw_offer_declined_by_moving(settings: Settings) -> None:
     assert results(out) == []
     # 9.1.2.2: the offer is marked "(=)" on the scoresheet, after the offerer's move.
     assert "2. Nf3\n{ [%clk 0:15:17] (=) }" in pgn_text(out)
+
+
+HELD_OFFER = """
+{"setup": {"mode": "game", "blind": "white", "time_control": "600"REVISION}}
+{"t": 1, "blind": "Eva vier"}
+{"t": 2, "sighted": "e5"}
+{"t": 3, "blind": "Remis"}
+{"t": 4, "blind": "Springer Felix drei"}
+{"t": 5, "sighted": "Nc6"}
+{"t": 6, "blind": "Läufer Bella fünf Remis"}
+{"t": 7, "key": "sighted:draw_accept"}
+"""
+
+
+def test_9_1_2_2_a_draw_offer_said_before_or_with_the_move_is_made_with_it(
+    settings: Settings,
+) -> None:
+    """9.1.2.2: a draw is offered after making one's move. Against the computer its reply comes
+    at once, so "Remis" after the move never found the blind player's turn over: it was told
+    "Remis bieten Sie nach Ihrem Zug an" and could not offer at all. Now "Remis" said on the
+    player's move is held and made with the move, and "Läufer Bella fünf Remis" (the move,
+    then the offer) makes the move and the offer: the trailing word was dropped without a
+    word, and the move asked back for it."""
+    out = run_text(HELD_OFFER.replace("REVISION", ""), settings)
+    assert says(out, "blind", 3.0) == ["Ihr Remisangebot wird mit Ihrem Zug gemacht."]
+    assert says(out, "all", 4.0) == ["Weiß bietet Remis an."]  # after the move, with it
+    assert "Das Remisangebot von Weiß ist durch den Zug abgelehnt." in says(out, "all", 5.0)
+    assert says(out, "blind", 6.0)[:2] == [
+        "Ihr Remisangebot wird mit Ihrem Zug gemacht.",
+        "Läufer Bella fünf",
+    ]
+    assert says(out, "all", 6.0) == ["Weiß bietet Remis an."]
+    assert moves(out) == ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5"]
+    _ended(out, "1/2-1/2", "agreement", 7.0)
+    assert "2. Nf3\n{ [%clk" in pgn_text(out) and pgn_text(out).count("(=)") == 2
+
+
+def test_9_1_2_2_a_journal_of_the_rules_before_replays_without_the_held_offer(
+    settings: Settings,
+) -> None:
+    """A journal of revision 20 replays as it was played: "Remis" before the move was only
+    explained, and the move with "Remis" after it was asked back."""
+    old = HELD_OFFER.replace("REVISION", ', "app": "play", "revision": 20')
+    out = run_text(old, settings)
+    assert says(out, "blind", 3.0)[0].startswith("Remis bieten Sie nach Ihrem Zug an.")
+    assert says(out, "all", 4.0) == []
+    assert says(out, "blind", 6.0) == ["Läufer Bella fünf?"]
+    assert all(line["reason"] != "agreement" for line in results(out))
 
 
 def test_9_1_draw_offers_both_ways_declined_by_word_and_accepted(settings: Settings) -> None:

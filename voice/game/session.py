@@ -675,6 +675,7 @@ class GameSession(SessionBase):
             else:
                 self._chosen(answer, heard[0], t, out)
             return
+        heard = self._offer_said_with_move(heard, t, out)
         result = match_move(self.board, heard, self.vocab, self.settings.matching)
         if self._repeat_back(heard, result, t, out):
             return
@@ -690,6 +691,31 @@ class GameSession(SessionBase):
             return
         if not self._ask_promotion(heard[0].words, result, t, out):
             self._undecided(result, t, out)
+
+    def _offer_said_with_move(
+        self, heard: list[Hypothesis], t: int, out: Outputs
+    ) -> list[Hypothesis]:
+        """ "Eva vier Remis": a move with a draw offer after it, as 9.1.2.2 has it made (the
+        move, then the offer). The offer is held for the player's next move and said so; the
+        words are matched as the move alone. It was dropped without a word, and the move
+        asked back for the extra word (a new user's trial). Revision 21."""
+        words = heard[0].words
+        if not self.holds_offers() or len(words) < 2 or words[-1:] not in self._draw_words():
+            return heard
+        self.hold_offer(t, out)
+        return [Hypothesis(words[:-1], heard[0].confidence), *heard[1:]]
+
+    def _draw_words(self) -> tuple[Phrase, ...]:
+        return tuple(p for p in self.vocab.commands.get("draw", ()) if len(p) == 1)
+
+    def _offer_held(self, t: int, out: Outputs) -> None:
+        """The player's move is made: the draw offer said before it or with it follows
+        (9.1.2.2). Against the computer, whose reply comes at once, this is the only way to
+        offer a draw at all."""
+        if self.offer_with_move:
+            self.offer_with_move = False
+            if self.result is None:
+                self.draws.offer(self.blind, t, out)
 
     def _explain_guess(self, guess: str, t: int, out: Outputs) -> bool:
         """Speech that fitted no phrase of the position, whose free transcription names a move
@@ -1048,6 +1074,7 @@ class GameSession(SessionBase):
             self.emit(out, Say(t, spoken, "blind"))
             return
         self.make(move, self.mover(), t, out, announce_to="blind")
+        self._offer_held(t, out)
 
     def _close_window(self, t: int, out: Outputs) -> None:
         """The correction window ended: the move is made and the opponent's clock starts."""
@@ -1055,6 +1082,7 @@ class GameSession(SessionBase):
         assert isinstance(pending, PendingCorrection)
         self.pending = None
         self.make(pending.move, self.mover(), t, out, announce_to=None, said=True)
+        self._offer_held(t, out)
 
     # -- the sighted player -----------------------------------------------------------------
 

@@ -235,6 +235,8 @@ class SessionBase:
             extra, "repeat_back_check", settings.session.repeat_back_check
         )
         self.opponent_speaks = _setup_flag(extra, "opponent_speaks", False)
+        self.offer_with_move = False
+        """The blind player said "Remis" before their move: the offer follows it."""
         """No board for the sighted opponent (``play --no-web``): the opponent's moves come
         through the blind player's input too, said by the opponent or passed on by the player,
         and are heard, asked back and confirmed like the player's own."""
@@ -286,6 +288,22 @@ class SessionBase:
         """Whether a move said now can be made (the game goes on and it is a move the blind
         player's input makes)."""
         return self.result is None and self.board.turn == color_of(self.mover())
+
+    def holds_offers(self) -> bool:
+        """Whether the blind player's "Remis" on their own move is an offer made with that
+        move (9.1.2.2: the move, then the offer), held until it is made: not with one
+        microphone for both (whose "Remis" it is follows the move there), nor in journals
+        of the rules before (revision 21)."""
+        return self.revision >= 21 and not self.opponent_speaks
+
+    def hold_offer(self, t: int, out: Outputs) -> None:
+        """Hold the blind player's draw offer for their next move, and say so; before the
+        opponent's first move it would still be too early then (as :meth:`Draws.offer` says)."""
+        if not any(entry.by == self.sighted for entry in self.sheet.entries):
+            self.tell(out, t, "draw.too_early")
+            return
+        self.offer_with_move = True
+        self.tell(out, t, "draw.offer_with_next_move")
 
     def make(
         self,
@@ -620,7 +638,8 @@ changed what an input does: 18 kept the settings; 19 (session 19) refuses an arb
 correction that leaves a player no time (6.10.2) and takes no unsure "Remis" that would end
 the game; 20 (session 21) lets a second unsure "ja" answer a question only when it comes right
 after the first; 21 (session 22) does not count a sighted promotion sent without its piece
-as an illegal move attempt. Scripts without the app's marks play by the current rules."""
+as an illegal move attempt, and holds the blind player's "Remis" said before or with their
+move for that move. Scripts without the app's marks play by the current rules."""
 
 
 def _revision(extra: dict[str, Any]) -> int:

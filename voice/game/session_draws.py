@@ -59,7 +59,7 @@ class Draws:
                 if game.offer is None and not game.legacy:
                     self.draw(side, t, out)
                 else:
-                    self._offer(side, t, out)
+                    self.offer(side, t, out)
             case "sighted:draw_accept":
                 if game.offer is not None and game.offer.by == game.blind:
                     self._agree(t, out)
@@ -92,12 +92,14 @@ class Draws:
         elif game.board.turn == color_of(side):
             if self._claim_reason(game.board) is not None:
                 self.claim(side, None, t, out)
+            elif side == game.blind and game.holds_offers():
+                game.hold_offer(t, out)  # made with the player's next move (9.1.2.2)
             else:
                 game.tell_side(side, out, t, "draw.offer_after_move")
         else:
-            self._offer(side, t, out)
+            self.offer(side, t, out)
 
-    def _offer(self, side: Side, t: int, out: Outputs) -> None:
+    def offer(self, side: Side, t: int, out: Outputs) -> None:
         game = self.game
         if game.board.turn == color_of(side):
             game.tell_side(side, out, t, "draw.offer_after_move")
