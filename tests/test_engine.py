@@ -464,6 +464,32 @@ def test_the_engine_accepts_a_draw_offer_where_it_would_offer_one_itself(
     asyncio.run(scenario())
 
 
+def test_9_1_2_2_remis_said_before_the_move_reaches_the_engine_with_the_move(
+    settings: Settings,
+) -> None:
+    """The engine replies within milliseconds, so "Remis" said after the move finds its reply
+    already made. Said before the move (or after the move's words), the offer is made with the
+    move, and the engine weighs it before it replies: here it accepts."""
+
+    async def scenario() -> None:
+        setup = Setup(blind="white", time_control="600", fen=NO_WINNING_MATERIAL)
+        async with playing(Game(settings, setup, 8)) as game:
+            await game.round()  # an offer needs a move by each player
+            if game.session.offer is not None:
+                await game.says("nein")  # the engine offers at once here: declined
+            await game.says("Remis")
+            assert game.session.offer is None and game.session.offer_with_move
+            await game.blind_plays(quiet_new_move(game.session.board))
+            await game.until(
+                lambda: game.session.result is not None or len(game.moves_by("black")) == 2
+            )
+            assert game.session.result is not None
+            assert game.session.result.reason == "agreement"
+            assert len(game.moves_by("black")) == 1
+
+    asyncio.run(scenario())
+
+
 def test_no_winning_material_means_no_pawns_and_less_than_a_rook_ahead() -> None:
     assert no_winning_material(chess.Board(NO_WINNING_MATERIAL))
     assert no_winning_material(chess.Board("8/5k2/4r3/8/8/4R3/5K2/8 w - - 0 1"))
