@@ -186,3 +186,27 @@ def test_a_board_game_resumed_with_opponent_engine_stays_a_board_game(tmp_path: 
     assert "Computer" not in con.output()
     events = read_journal(journal).events
     assert len(events) == 1 and isinstance(events[0], BlindSpeech)
+
+
+def test_arrow_keys_and_key_letters_work_in_typed_mode(tmp_path: Path) -> None:
+    """Without a microphone the game reads whole typed lines. The README offers the arrow keys
+    and the keys of ``[session.keys]`` for a Braille display without speech recognition:
+    arrows sent with Enter were read as the text "[A" and a key's letter as a word, both
+    answered "Nicht verstanden". Now a line of arrow keys moves the cursor, and a key's letter
+    alone on a line does what the key does."""
+    journal = tmp_path / "game.jsonl"
+    base = ("play", "--text", "--no-speech", "--opponent", "engine", "--level", "1")
+    con = Console(*base, "--journal", str(journal), "--control", "600")
+    try:
+        con.expect("Die Partie beginnt. Sie spielen Weiß.")
+        con.type("\x1b[A")  # up, from the cursor's start on Anna eins
+        assert con.next_line() == "Anna zwei: weißer Bauer."
+        con.type("\x1b[C\x1b[C")  # right twice
+        assert con.next_line() == "Bella zwei: weißer Bauer."
+        assert con.next_line() == "Cesar zwei: weißer Bauer."
+        con.type("t")
+        assert con.next_line().endswith("Schwarz zehn Minuten. Gespielt: null Züge.")
+        con.end_input()
+        assert con.wait() == 0
+    finally:
+        con.close()

@@ -125,3 +125,13 @@ def test_after_two_not_understood_the_talk_key_is_named(pulse: PulseAudio, tmp_p
         _quit_twice(con)
     finally:
         con.close()
+
+
+def test_a_typed_line_of_arrow_keys_is_keys_and_any_other_line_is_words() -> None:
+    from voice.keyboard import keys_typed
+
+    assert keys_typed("\x1b[A\n") == ["up"]
+    assert keys_typed("\x1b[C\x1b[D\r\n") == ["right", "left"]
+    assert keys_typed("Eva vier\n") is None
+    assert keys_typed("\x1b[Ax\n") is None  # a key and a letter: neither alone
+    assert keys_typed("\n") is None

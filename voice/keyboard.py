@@ -121,6 +121,21 @@ def parse_keys(buffer: bytes) -> tuple[list[str], bytes]:
     return keys, buffer[i:]
 
 
+def keys_typed(line: str) -> list[str] | None:
+    """The keys of a typed line made only of a terminal's escape sequences (arrow keys, Home,
+    … pressed where the terminal reads whole lines, and sent with Enter: without a microphone
+    the game reads typed lines); None for any other line. The arrows were read as the text
+    "[A" and answered "Nicht verstanden"."""
+    text = line.rstrip("\r\n")
+    if not text.startswith("\x1b"):
+        return None
+    keys, tail = parse_keys(text.encode("utf-8", errors="replace"))
+    escapes = set(_ESCAPES.values())
+    if tail or not keys or not all(key in escapes for key in keys):
+        return None
+    return keys
+
+
 class KeyReader:
     """Read key names from a terminal file descriptor in cbreak mode (a context manager)."""
 

@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from typing import TextIO
 
+from voice.keyboard import keys_typed
 from voice.words.utterance import Heard
 from voice.words.vocabulary import NamedMoves, Phrase
 
@@ -52,8 +53,15 @@ class TextInput:
         """Typed words need no grammar: every line is passed on as it was typed, and the
         session says what it cannot use."""
 
-    def start(self, deliver: Callable[[Heard], None], on_end: Callable[[], None]) -> None:
-        """Start reading; ``on_end`` is called once when the input ends."""
+    def start(
+        self,
+        deliver: Callable[[Heard], None],
+        on_end: Callable[[], None],
+        on_keys: Callable[[list[str]], None] | None = None,
+    ) -> None:
+        """Start reading; ``on_end`` is called once when the input ends. ``on_keys`` gets the
+        keys of a line made only of arrow keys and the like (:func:`voice.keyboard.keys_typed`),
+        which are no words."""
 
         def run() -> None:
             try:
@@ -61,7 +69,12 @@ class TextInput:
                     line = self._stream.readline()
                     if line == "":
                         break
-                    if not self._closed.is_set():
+                    if self._closed.is_set():
+                        continue
+                    keys = keys_typed(line) if on_keys is not None else None
+                    if keys is not None and on_keys is not None:
+                        on_keys(keys)
+                    else:
                         deliver(typed(line))
             except (OSError, ValueError):  # the stream was closed under us
                 pass

@@ -391,7 +391,15 @@ class App:
             # Speech that fitted no phrase, with the recogniser's free transcription: the
             # game may say why the move it names is illegal.
             self.source.on_guess(lambda guess: inbox.put("guessed", guess))
-        self.source.start(lambda heard: inbox.put(kind, heard), lambda: inbox.put("end"))
+        if isinstance(self.source, TextInput):  # the arrow keys of a line-reading terminal
+
+            def keys(names: list[str]) -> None:
+                for name in names:
+                    inbox.put("key", name)
+
+            self.source.start(lambda heard: inbox.put(kind, heard), lambda: inbox.put("end"), keys)
+        else:
+            self.source.start(lambda heard: inbox.put(kind, heard), lambda: inbox.put("end"))
         if self.keys is not None:
             self.keys.start(lambda key: inbox.put("key", key), lambda: inbox.put("end"))
 
@@ -932,11 +940,23 @@ class App:
             await self.host.submit(_speech(heard))
 
     async def _key(self, action: str) -> bool:
+            action = self._typed_key(heard) if kind == "typed" else None
+            if action is not None:
+                if await self._key(action):
+                    return
+                continue
         """A game key; True when the player confirmed quitting."""
         assert self.host is not None
         match self.quit_guard.key(action):
             case "quit":
                 return True
+    def _typed_key(self, heard: Heard) -> str | None:
+        """A key's letter typed alone on a line ("t", Enter): its action, as the key would
+        do it. Without a microphone the game reads whole lines, and the keys of
+        ``[session.keys]`` were answered "Nicht verstanden"; no word is one letter long."""
+        text = heard[0][0].strip().lower() if heard else ""
+        return self.key_actions.get(text) if len(text) == 1 else None
+
             case "ask_quit":
                 self.tell("quit.confirm")
             case "stop":
