@@ -169,6 +169,33 @@ def test_replaying_a_journal_reproduces_the_state_exactly(
     assert resumed.core.state()["clock"] == live.state()["clock"]
 
 
+def test_D_2_8_a_move_in_its_correction_window_at_the_stop_is_said_as_it_is_made(
+    tmp_path: Path, settings: Settings
+) -> None:
+    """A stop inside the correction window: the resume says the move is announced and how to
+    take it back, and when the window ends the move is said as it is made. It used to be made
+    without a word, the opponent's reply following "Offen war noch: Springer Felix drei", and
+    the player could not tell whether it had been played (a new user's trial)."""
+    path = tmp_path / "j.jsonl"
+    script = [
+        '{"setup": {"mode": "game", "blind": "white", "time_control": "600", '
+        '"correction_window": 3}}',
+        '{"t": 1, "blind": "Eva vier"}',
+        '{"t": 4, "sighted": "e5"}',
+        '{"t": 6, "blind": "Springer Felix drei"}',
+    ]
+    list(run_journaled(script, settings, journal_path=path))
+    out = list(run_journaled(['{"t": 10, "blind": "Zeit"}'], settings, resume_path=path))
+    says = [line["say"] for line in out if "say" in line]
+    assert (
+        "Offen war noch: Springer Felix drei ist angesagt. Korrektur nimmt den Zug zurück." in says
+    )
+    made = [line for line in out if "move" in line]
+    assert [line["move"]["uci"] for line in made] == ["g1f3"]
+    said_then = [line["say"] for line in out if line.get("t") == made[0]["t"] and "say" in line]
+    assert "Springer Felix drei" in said_then
+
+
 def test_resume_keeps_whose_turn_the_open_question_and_the_draw_offer(
     tmp_path: Path, settings: Settings
 ) -> None:

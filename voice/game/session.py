@@ -319,7 +319,19 @@ class GameSession(SessionBase):
             for to, language in self.audiences():
                 moves = ann.last_moves_words(self.sheet, 2, language)
                 self.emit(out, Say(t, game_message(language, "resume.last", moves=moves), to))
-        if self.pending is not None:
+        if isinstance(self.pending, PendingCorrection):
+            # The move was said before the stop; it is made when its window ends, and is said
+            # again then: "Offen war noch: Springer Felix drei" followed by the opponent's
+            # reply left the player unsure whether it had been played (a new user's trial).
+            self.window_resumed = self.pending
+            question = game_message(
+                self.language,
+                "correction.move_pending",
+                move=self.pending.spoken,
+                **self.command_words,
+            )
+            self.tell(out, t, "resume.pending", question=question)
+        elif self.pending is not None:
             self.tell(out, t, "resume.pending", question=self._pending_question())
         if self.offer is not None:
             self.say_all(out, t, "resume.offer", by=self.offer.by)
@@ -1081,7 +1093,11 @@ class GameSession(SessionBase):
         pending = self.pending
         assert isinstance(pending, PendingCorrection)
         self.pending = None
-        self.make(pending.move, self.mover(), t, out, announce_to=None, said=True)
+        if pending is self.window_resumed:  # said before a stop: said again as it is made
+            self.window_resumed = None
+            self.make(pending.move, self.mover(), t, out, announce_to="blind")
+        else:
+            self.make(pending.move, self.mover(), t, out, announce_to=None, said=True)
         self._offer_held(t, out)
 
     # -- the sighted player -----------------------------------------------------------------

@@ -237,6 +237,8 @@ class SessionBase:
         self.opponent_speaks = _setup_flag(extra, "opponent_speaks", False)
         self.offer_with_move = False
         """The blind player said "Remis" before their move: the offer follows it."""
+        self.window_resumed: PendingCorrection | None = None
+        """A correction window open when the game stopped: its move is said as it is made."""
         """No board for the sighted opponent (``play --no-web``): the opponent's moves come
         through the blind player's input too, said by the opponent or passed on by the player,
         and are heard, asked back and confirmed like the player's own."""
