@@ -44,6 +44,7 @@ from voice.runtime.journal import (
     journal_dir,
     new_journal_path,
     none_saved,
+    only_finished,
     read_journal,
 )
 from voice.runtime.resume import resume
@@ -407,6 +408,12 @@ def _resumed(args: argparse.Namespace, settings: Settings, language: str) -> _Op
         path = journal_to_resume(args.resume, settings, "clock")
         mode = read_journal(path).setup.mode
     except (FileNotFoundError, NotADirectoryError):  # none there, or the folder is a file
+        if only_finished(path):  # --resume alone passes ended clocks by
+            command = command_of("clock", args.config)
+            text = message(
+                language, "clock.fail.none_unfinished", path=path.parent, command=command
+            )
+            raise _Refused(text) from None
         if none_saved(path):
             raise _Refused(message(language, "clock.fail.none_saved", path=path.parent)) from None
         raise _Refused(message(language, "app.fail.no_journal", path=path)) from None

@@ -7,8 +7,10 @@ journal, whenever the process dies (kill -9, power cut).
 
 A crash can tear the last line (half written). Reading ignores a torn or unreadable last line
 with a warning; an unreadable line anywhere else is an error, because something was lost that
-an arbiter must look at. Reopening a journal to continue it cuts the torn tail off first, so the
-next line starts on a line of its own.
+an arbiter must look at. A journal reopened to continue it has the torn tail cut off before its
+first new line, so that line starts on a line of its own. Reopening alone writes nothing: a
+finished game opened to be looked at keeps its file as it was, and its time (``--resume`` alone
+goes by the files' times, :func:`saved_journals`).
 
 One program at a time writes a journal: it holds an exclusive lock on the file while the game
 runs (``flock``, released by the system when the process dies, even by kill -9). A second
@@ -168,6 +170,9 @@ class Journal:
     def __init__(self, path: Path, handle: IO[bytes]) -> None:
         self.path = path
         self._handle = handle
+        # Where a reopened journal's readable part ends, when its tail must be mended before
+        # the next line: (the length to cut it to, whether a newline is missing there).
+        self._mend: tuple[int, bool] | None = None
 
     @classmethod
     def create(cls, path: Path, setup: Setup) -> Journal:
@@ -193,7 +198,9 @@ class Journal:
 
     @classmethod
     def reopen(cls, path: Path) -> tuple[Journal, JournalContents]:
-        """Open an existing journal to continue it; a torn last line is cut off first.
+        """Open an existing journal to continue it; a torn last line is cut off before the
+        first new line is written. Nothing is written until then: the file, and its time, stay
+        as they were while the game is only looked at.
 
         Raises :class:`JournalInUse` when a running program holds it."""
         handle = path.open("r+b")
@@ -203,16 +210,17 @@ class Journal:
             # any other descriptor of the file would release.
             data = handle.read()
             contents = parse_journal(data, str(path))
-            handle.truncate(contents.good_bytes)
-            handle.seek(contents.good_bytes)
-            if contents.good_bytes and not data[: contents.good_bytes].endswith(b"\n"):
-                handle.write(b"\n")  # a complete last object whose newline never reached disk
-            handle.flush()
-            os.fsync(handle.fileno())
+            good = contents.good_bytes
+            handle.seek(good)
         except BaseException:
             handle.close()
             raise
-        return cls(path, handle), contents
+        journal = cls(path, handle)
+        # A complete last object whose newline never reached disk gets one.
+        newline = not data[:good].endswith(b"\n")
+        if good < len(data) or newline:
+            journal._mend = (good, newline)
+        return journal, contents
 
     def append(self, event: InputEvent) -> None:
         """Write one input durably; returns only when it is on disk."""
@@ -224,6 +232,13 @@ class Journal:
 
     def _write(self, obj: dict[str, Any]) -> None:
         line = json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n"
+        if self._mend is not None:  # the torn tail goes, durably with this line
+            good, newline = self._mend
+            self._handle.truncate(good)
+            self._handle.seek(good)
+            if newline:
+                self._handle.write(b"\n")
+            self._mend = None
         self._handle.write(line.encode("utf-8"))
         self._handle.flush()
         os.fsync(self._handle.fileno())
@@ -273,10 +288,20 @@ def none_saved(path: Path) -> bool:
     return path.name in {f"{kind}-*.jsonl" for kind in get_args(JournalKind)}
 
 
-def latest_journal(directory: Path, kind: JournalKind = "game") -> Path | None:
-    """The most recently written journal of ``kind`` in ``directory`` (what "resume" picks by
-    default)."""
+def saved_journals(directory: Path, kind: JournalKind = "game") -> list[Path]:
+    """The journals of ``kind`` in ``directory``, the most recently written first (``--resume``
+    alone continues the first whose game is not over: ``voice.runtime.resume``)."""
     journals = [path for path in directory.glob(f"{kind}-*.jsonl") if path.is_file()]
-    if not journals:
-        return None
-    return max(journals, key=lambda path: (path.stat().st_mtime_ns, path.name))
+    return sorted(journals, key=lambda path: (path.stat().st_mtime_ns, path.name), reverse=True)
+
+
+def latest_journal(directory: Path, kind: JournalKind = "game") -> Path | None:
+    """The most recently written journal of ``kind`` in ``directory``, over or not."""
+    journals = saved_journals(directory, kind)
+    return journals[0] if journals else None
+
+
+def only_finished(path: Path) -> bool:
+    """Whether ``path``, where ``--resume`` alone found nothing to continue (:func:`none_saved`),
+    names a folder that does hold journals of its kind: all of them over."""
+    return none_saved(path) and any(each.is_file() for each in path.parent.glob(path.name))

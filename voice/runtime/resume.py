@@ -6,6 +6,9 @@ fortgesetzt. Weiß ist am Zug. Weiß vier Minuten, Schwarz …", plus any open q
 offer). Game time goes on from the last journaled input: the time between that input and the
 crash, and the time the program was down, is charged to nobody (an arbiter who wants it charged
 sets the clock). New inputs are appended to the same journal.
+
+``--resume`` without a file continues the most recently written journal whose game is not over
+(:func:`latest_unfinished`): a finished game is opened only when its file is named.
 """
 
 from __future__ import annotations
@@ -21,7 +24,13 @@ from voice.game.session_base import settings_snapshot
 from voice.game.simulate import Core, Finishing, make_core, run_script
 from voice.rules.events import InputEvent, OutputEvent, Setup, output_to_json
 from voice.rules.timecontrol import TimeControlError, parse_time_control
-from voice.runtime.journal import Journal, JournalContents
+from voice.runtime.journal import (
+    Journal,
+    JournalContents,
+    JournalKind,
+    read_journal,
+    saved_journals,
+)
 
 
 @dataclass
@@ -47,6 +56,36 @@ def resume(path: Path, settings: Settings) -> Resumed:
     announce = getattr(core, "resume_announcement", None)
     announcement: list[OutputEvent] = list(announce()) if callable(announce) else []
     return Resumed(core, journal, contents, announcement)
+
+
+def is_over(core: Core) -> bool:
+    """Whether the game has a result, or the talking clock was ended (Q twice): there is
+    nothing to continue, only something to look at."""
+    from voice.game.clock_mode import ClockSession
+
+    if isinstance(core, ClockSession):
+        return core.finished
+    return getattr(core, "result", None) is not None
+
+
+def latest_unfinished(
+    directory: Path, settings: Settings, kind: JournalKind = "game"
+) -> Path | None:
+    """The most recently written journal of ``kind`` in ``directory`` whose game is not over:
+    what ``--resume`` alone continues. Each journal, newest first, is replayed to see whether
+    its game ended; one that cannot be read or replayed is taken as it stands, so that resuming
+    it says what is wrong with it rather than silently continuing an older game."""
+    for path in saved_journals(directory, kind):
+        try:
+            contents = read_journal(path)
+            core = make_core(contents.setup, settings)
+            for event in contents.events:
+                core.handle(event)
+        except Exception:  # unreadable, or a replay that fails: resume() names the fault
+            return path
+        if not is_over(core):
+            return path
+    return None
 
 
 def run_journaled(

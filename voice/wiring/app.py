@@ -65,6 +65,7 @@ from voice.wiring.app_decisions import (
     Plan,
     QuitGuard,
     TalkKeyHint,
+    command_of,
     is_yes,
     journal_mode,
     level_answer,
@@ -450,7 +451,7 @@ class App:
 
     def _resume(self, path: Path) -> tuple[Setup, int]:
         from voice.rules.events import ScriptError
-        from voice.runtime.journal import JournalInUse, none_saved
+        from voice.runtime.journal import JournalInUse, none_saved, only_finished
         from voice.runtime.resume import resume
 
         try:
@@ -459,6 +460,11 @@ class App:
             self._check_journal_dir()  # --resume alone looked for the latest game in a file
             raise Startup(self.text("fail.no_journal", path=path)) from None
         except FileNotFoundError:
+            if only_finished(path):  # --resume alone passes finished games by
+                command = command_of(self.plan.mode, self.plan.config)
+                raise Startup(
+                    self.text("fail.none_unfinished", path=path.parent, command=command)
+                ) from None
             if none_saved(path):
                 raise Startup(self.text("fail.none_saved", path=path.parent)) from None
             raise Startup(self.text("fail.no_journal", path=path)) from None
