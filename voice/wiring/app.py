@@ -940,22 +940,16 @@ class App:
             heard: Heard = value
             if kind == "typed" and not heard:
                 continue  # Enter alone
-            if heard and heard[0][0].strip().lower() in stop_words:
-                self.output.stop()
-            self.quit_guard.spoken()
-            await self.host.submit(_speech(heard))
-
-    async def _key(self, action: str) -> bool:
             action = self._typed_key(heard) if kind == "typed" else None
             if action is not None:
                 if await self._key(action):
                     return
                 continue
-        """A game key; True when the player confirmed quitting."""
-        assert self.host is not None
-        match self.quit_guard.key(action):
-            case "quit":
-                return True
+            if heard and heard[0][0].strip().lower() in stop_words:
+                self.output.stop()
+            self.quit_guard.spoken()
+            await self.host.submit(_speech(heard))
+
     def _typed_key(self, heard: Heard) -> str | None:
         """A key's letter typed alone on a line ("t", Enter): its action, as the key would
         do it. Without a microphone the game reads whole lines, and the keys of
@@ -963,6 +957,12 @@ class App:
         text = heard[0][0].strip().lower() if heard else ""
         return self.key_actions.get(text) if len(text) == 1 else None
 
+    async def _key(self, action: str) -> bool:
+        """A game key; True when the player confirmed quitting."""
+        assert self.host is not None
+        match self.quit_guard.key(action):
+            case "quit":
+                return True
             case "ask_quit":
                 self.tell("quit.confirm")
             case "stop":
