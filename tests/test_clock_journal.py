@@ -7,14 +7,15 @@ here waits in real time. The pty tests (tests/test_clock_pty.py) run the real pr
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import pytest
 
-from voice.cli.clock import _Announcer, _Keeper, _loop
+from voice.cli.clock import _Announcer, _Keeper, _loop, _resumed
 from voice.config import Settings
 from voice.game.clock_mode import ClockSession
-from voice.rules.events import KeyPress, Say, Setup, Tick
+from voice.rules.events import KeyPress, OutputEvent, Say, Setup, Tick
 from voice.runtime.journal import Journal, read_journal
 from voice.runtime.resume import resume
 
@@ -85,3 +86,67 @@ def test_a_disk_that_fills_up_mid_game_stops_the_saving_not_the_clock() -> None:
         ]
         assert keeper.journal is None
         assert keeper.write(KeyPress(6_000, "press")) == []  # said once
+
+
+# -- voice-chess clock --resume: an ended clock, a journal with a line the clock refuses --------
+
+
+def _resume_args(path: Path, **options: str | None) -> argparse.Namespace:
+    given = {"control": None, "blind": None, "language": None, "laws": None, "profile": None}
+    return argparse.Namespace(resume=path, config=None, **{**given, **options})
+
+
+def _said_text(outputs: list[OutputEvent]) -> list[str]:
+    return [out.text for out in outputs if isinstance(out, Say)]
+
+
+def test_a_clock_ended_with_q_twice_says_so_and_how_to_start_a_new_one(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """A new user's trial: ``--resume`` on a clock ended with Q twice said "Die fortgesetzte
+    Partie geht weiter, wie sie begann …", the times, "Uhr beendet." and stopped. It says that
+    the clock was ended and cannot be continued, how it stood, and the command for a new clock;
+    the options given are not named as unused, as if it went on (README, "The talking clock")."""
+    path = tmp_path / "clock-20261102-180000.jsonl"
+    setup = Setup(mode="clock", time_control="600", language="de", extra={"start": "press"})
+    with Journal.create(path, setup) as journal:
+        journal.extend([KeyPress(1000, "press"), KeyPress(5000, "quit"), KeyPress(6000, "quit")])
+    kept = path.read_bytes()
+    opened = _resumed(_resume_args(path, control="300"), settings, "de")
+    try:
+        assert opened.session.finished
+        assert _said_text(opened.greeting) == [
+            "Diese Uhr wurde beendet und kann nicht fortgesetzt werden. Weiß neun Minuten "
+            "fünfundfünfzig Sekunden, Schwarz zehn Minuten. Gespielt: null Züge.",
+            "Eine neue Uhr starten mit: voice-chess clock",
+        ]
+    finally:
+        if opened.journal is not None:
+            opened.journal.close()
+    assert path.read_bytes() == kept
+
+
+def test_a_clock_journal_holding_a_refused_correction_is_resumed_naming_the_line(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """Such a journal (written before the clock screened its inputs) failed every resume with
+    "Das Journal … kann nicht gelesen werden: arbiter set_moves: the talking clock needs
+    'side'": the line is passed over, named, and the clock goes on."""
+    path = tmp_path / "clock-20261102-180000.jsonl"
+    path.write_text(
+        '{"setup":{"mode":"clock","time_control":"600","language":"de","start":"press"}}\n'
+        '{"t":2.0,"key":"press"}\n'
+        '{"t":41,"arbiter":{"action":"set_moves","moves":5}}\n',
+        encoding="utf-8",
+    )
+    opened = _resumed(_resume_args(path), settings, "de")
+    try:
+        assert not opened.session.finished and opened.start_ms == 41_000
+        assert _said_text(opened.greeting) == [
+            "Zeile 3 des Journals übergangen (set_moves): side fehlt; erlaubt: white, black.",
+            "Partie fortgesetzt. Weiß ist am Zug. Weiß neun Minuten einundzwanzig "
+            "Sekunden, Schwarz zehn Minuten. Gespielt: null Züge.",
+        ]
+    finally:
+        if opened.journal is not None:
+            opened.journal.close()

@@ -263,25 +263,58 @@ def test_arbiter_introduces_an_increment_guideline_iii(settings: Settings) -> No
     assert said(out) == ["Schiedsrichter: ab jetzt fünf Sekunden pro Zug für beide Seiten."]
     clock.handle(ClockPress(20 * S, "white"))
     assert clock.clock.remaining_ms("white", 20 * S) == 285 * S
-    with pytest.raises(ScriptError, match="without increment"):
-        session(settings).handle(ArbiterAction(0, "increment", {"seconds": 5}))
+    out = session(settings, language="de").handle(ArbiterAction(0, "increment", {"seconds": 5}))
+    assert said(out) == [
+        "Schiedsrichter: increment abgelehnt, die Uhr bleibt unverändert: die Bedenkzeit hat "
+        "schon einen Zeitzuschlag oder eine Verzögerung."
+    ]
 
 
-@pytest.mark.parametrize(
-    ("action", "params"),
-    [
-        ("set_time", {"side": "green", "seconds": 5}),
-        ("set_time", {"side": "white"}),
-        ("add_time", {"side": "white", "seconds": -40_000}),  # beyond ten hours
-        ("explode", {"side": "white"}),
-        ("declare_result", {"result": "1-0"}),  # needs a board
-    ],
-)
-def test_bad_arbiter_actions_are_refused(
-    settings: Settings, action: str, params: dict[str, Any]
+SIDES = "erlaubt: white, black"
+BAD_ACTIONS = [
+    ("set_time", {"side": "green", "seconds": 5}, f'side darf nicht "green" sein; {SIDES}'),
+    ("set_time", {"side": "white"}, "seconds fehlt; erlaubt: 0..36000"),
+    ("add_time", {"side": "white", "seconds": -40_000},  # beyond ten hours
+     "seconds darf nicht -40000 sein; erlaubt: -36000..36000"),
+    ("set_moves", {"moves": 5}, f"side fehlt; {SIDES}"),  # the game sets both
+    ("set_moves", {"side": "white", "moves": 2.5}, "moves darf nicht 2.5 sein; erlaubt: 0..10000"),
+    ("add_time", {"side": "purple", "seconds": 60}, f'side darf nicht "purple" sein; {SIDES}'),
+    ("increment", {"seconds": 0}, "seconds darf nicht 0 sein; erlaubt: 0 < seconds <= 36000"),
+    ("penalty", {"side": "white", "reason": 7}, 'reason darf nicht 7 sein; erlaubt: "…"'),
+    ("explode", {"side": "white"},
+     "die sprechende Uhr kennt nur add_time, set_time, set_moves, penalty, increment"),
+    ("declare_result", {"result": "1-0"},  # needs a board
+     "die sprechende Uhr kennt nur add_time, set_time, set_moves, penalty, increment"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("action", "params", "why"), BAD_ACTIONS)
+def test_a_bad_arbiter_action_is_refused_in_words_and_changes_nothing(
+    settings: Settings, action: str, params: dict[str, Any], why: str
 ) -> None:
-    with pytest.raises(ScriptError):
-        session(settings).handle(ArbiterAction(0, action, params))
+    """As in a game (README, "The arbiter"): a malformed action, or one that needs a board, is
+    refused with a sentence in the player's language and changes nothing; the run goes on."""
+    clock = session(settings, control="600", language="de")
+    clock.handle(ClockPress(5 * S, "white"))
+    before = clock.state(9 * S)
+    event = ArbiterAction(9 * S, action, params)
+    refusal = f"Schiedsrichter: {action} abgelehnt, die Uhr bleibt unverändert: {why}."
+    assert clock.screen(event) == refusal  # asked before the line is journaled
+    out = clock.handle(event)
+    assert said(out) == [refusal]
+    assert out[-1] == before
+    assert not re.search(r"\b(must|missing|not|the talking clock)\b", refusal)  # no English
+
+
+@pytest.mark.parametrize("language", ["en", "he", "ar", "fa"])
+def test_a_refused_arbiter_action_is_said_in_the_players_language(
+    settings: Settings, language: str
+) -> None:
+    clock = session(settings, control="600", language=language)
+    text = said(clock.handle(ArbiterAction(0, "set_moves", {"moves": 5})))[0]
+    assert "side" in text and "white, black" in text
+    if language != "en":
+        assert not re.search(r"\b(must|missing|refused|allowed|needs)\b", text), text
 
 
 def test_a_request_the_clock_has_no_answer_for_is_refused(settings: Settings) -> None:
@@ -335,11 +368,42 @@ def test_a_resumed_running_clock_says_whose_clock_runs(settings: Settings) -> No
     ]
 
 
-def test_a_resumed_clock_that_was_ended_says_so(settings: Settings) -> None:
+def test_a_resumed_clock_that_was_ended_says_so_first(settings: Settings) -> None:
+    """Not "Partie fortgesetzt" nor "Uhr beendet." after the times, as if it ended now: that
+    it was ended and cannot be continued, then how it stood (README, "The talking clock")."""
     clock = session(settings, control="900", language="de")
     clock.handle(KeyPress(5 * S, "quit"))
     clock.handle(KeyPress(6 * S, "quit"))
-    assert said(clock.resume_announcement())[0].endswith("Uhr beendet.")
+    assert said(clock.resume_announcement()) == [
+        "Diese Uhr wurde beendet und kann nicht fortgesetzt werden. Weiß vierzehn Minuten "
+        "vierundfünfzig Sekunden, Schwarz fünfzehn Minuten. Gespielt: null Züge."
+    ]
+    assert clock.leftovers(7 * S) == []
+
+
+def test_an_ended_clock_stands_still_and_answers_only_for_its_times(settings: Settings) -> None:
+    """Q twice ends the clock: its times stand still (no flag falls later in a script), the
+    time and the moves are still said, anything else is refused and changes nothing."""
+    clock = session(settings, control="60", language="de")
+    clock.handle(ClockPress(2 * S, "white"))
+    clock.handle(KeyPress(3 * S, "quit"))
+    out = clock.handle(KeyPress(4 * S, "quit"))
+    assert said(out) == ["Uhr beendet."]
+    assert out[-1] == ClockState(4 * S, 58 * S, 58 * S, None, 1)
+    assert clock.next_wakeup_ms() is None and not clock.time_runs()
+    assert said(clock.handle(Ask(100 * S, "time"))) == [
+        "Weiß achtundfünfzig Sekunden, Schwarz achtundfünfzig Sekunden. Gespielt: ein Zug."
+    ]
+    ended = "Diese Uhr wurde beendet und kann nicht fortgesetzt werden."
+    for event in (
+        ClockPress(101 * S, "black"),
+        KeyPress(102 * S, "pause"),
+        ArbiterAction(103 * S, "add_time", {"side": "white", "seconds": 60}),
+    ):
+        assert clock.screen(event) == ended
+        out = clock.handle(event)
+        assert said(out) == [ended]
+        assert out[-1] == ClockState(event.t_ms, 58 * S, 58 * S, None, 1)
 
 
 def test_a_resumed_clock_says_a_fallen_flag_again(settings: Settings) -> None:
@@ -432,10 +496,16 @@ def test_the_talking_clocks_correction_that_leaves_no_time_is_refused_as_in_a_ga
 ) -> None:
     """6.10.2: as a game's arbiter: "-600" for "-60" must not make a flag fall."""
     clock = session(settings, control="600", language="de")
-    with pytest.raises(ScriptError, match="black would have no time left"):
-        clock.handle(ArbiterAction(10 * S, "add_time", {"side": "black", "seconds": -600}))
-    with pytest.raises(ScriptError, match="white would have no time left"):
-        clock.handle(ArbiterAction(11 * S, "set_time", {"side": "white", "seconds": 0}))
+    out = clock.handle(ArbiterAction(10 * S, "add_time", {"side": "black", "seconds": -600}))
+    assert said(out) == [
+        "Schiedsrichter: add_time abgelehnt, die Uhr bleibt unverändert: Schwarz hätte keine "
+        "Zeit mehr; eine Fahne fällt nur, wenn die eigene Bedenkzeit abläuft."
+    ]
+    assert not any(isinstance(each, Flag) for each in out)
+    out = clock.handle(ArbiterAction(11 * S, "set_time", {"side": "white", "seconds": 0}))
+    assert said(out)[0].endswith("Weiß hätte keine Zeit mehr; eine Fahne fällt nur, wenn die "
+                                 "eigene Bedenkzeit abläuft.")  # fmt: skip
+    assert out[-1] == ClockState(11 * S, 589 * S, 600 * S, "white", 0)
     out = clock.handle(ArbiterAction(12 * S, "add_time", {"side": "black", "seconds": -60}))
     assert said(out) == ["Schiedsrichter: Schwarz hat jetzt neun Minuten."]
 

@@ -273,6 +273,27 @@ def test_a_game_journal_is_no_clock_to_resume(
     assert missing.wait() == 2
 
 
+def test_resuming_a_clock_ended_with_q_twice_says_it_cannot_go_on(
+    terminal_factory: list[Terminal], tmp_path: Path
+) -> None:
+    """Not "Die fortgesetzte Partie geht weiter …" and then "Uhr beendet.": that the clock was
+    ended and cannot be continued, how it stood, and how to start a new one; no key is waited
+    for, and its journal is left as it was."""
+    journal = tmp_path / "clock-20261127-120000.jsonl"
+    journal.write_text(
+        '{"setup":{"mode":"clock","time_control":"600","language":"de","start":"press"}}\n'
+        '{"t":1.0,"key":"press"}\n{"t":5.0,"key":"quit"}\n{"t":6.0,"key":"quit"}\n',
+        encoding="utf-8",
+    )
+    kept = journal.read_bytes()
+    term = start(terminal_factory, "--resume", str(journal), "--control", "300", sound_server=False)
+    said = term.expect("Diese Uhr wurde beendet und kann nicht fortgesetzt werden. Weiß neun")
+    said += term.expect("Eine neue Uhr starten mit: voice-chess clock")
+    assert term.wait() == 0
+    assert "fortgesetzte Partie" not in said + term.seen and "nicht verwendet" not in said
+    assert journal.read_bytes() == kept
+
+
 def test_without_speech_each_press_prints_the_side_whose_clock_now_runs(
     terminal_factory: list[Terminal],
 ) -> None:

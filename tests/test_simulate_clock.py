@@ -124,7 +124,7 @@ def test_comments_and_blank_lines_are_skipped(settings: Settings) -> None:
         ([*script(), "[1, 2]"], "line 2: expected a JSON object"),
         ([*script(), '{"t": 1, "press": "green"}'], 'line 2: "press" must be'),
         ([*script(), '{"t": 5, "pause": true}', '{"t": 4, "resume": true}'], "line 3:"),
-        ([*script(), '{"t": 1, "arbiter": {"action": "fly"}}'], "line 2:"),
+        ([*script(), '{"t": 1, "ask": "weather"}'], "line 2:"),
     ],
 )
 def test_bad_scripts_name_the_line(settings: Settings, lines: list[str], message: str) -> None:
@@ -153,3 +153,116 @@ def test_cli_stops_at_a_bad_line_with_a_clear_error(
     captured = capsys.readouterr()
     assert "line 3" in captured.err and str(path) in captured.err
     assert json.loads(captured.out.splitlines()[0])["t"] == 2.0  # output up to the bad line
+
+
+# -- a refused arbiter's action is not journaled, and a journal resumes after it -----------------
+
+CLOCK_JOURNAL = [
+    {"setup": {"mode": "clock", "time_control": "600", "language": "de", "start": "press"}},
+    {"t": 2, "key": "press"},
+    {"t": 30, "key": "press"},
+    {"t": 40, "key": "press"},
+]
+BAD_LINES = [
+    {"t": 41, "arbiter": {"action": "set_moves", "moves": 5}},
+    {"t": 41, "arbiter": {"action": "add_time", "side": "purple", "seconds": 60}},
+]
+
+
+def _write(path: Path, lines: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def _said(out: str) -> list[str]:
+    return [line["say"] for line in map(json.loads, out.splitlines()) if "say" in line]
+
+
+def test_a_bad_arbiter_line_on_resume_is_refused_in_words_and_the_clock_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A new user's trial: one bad correction in a resume script was written to the clock's
+    journal before the clock refused it, and from then on every resume failed with "Das
+    Journal … kann nicht gelesen werden: arbiter set_moves: the talking clock needs 'side'":
+    the clock was lost. Now it is refused with a sentence in the player's language, as a game
+    refuses it, the run goes on, and nothing of it reaches the journal."""
+    journal = _write(tmp_path / "cj.jsonl", CLOCK_JOURNAL)
+    kept = journal.read_bytes()
+    bad = _write(tmp_path / "bad.jsonl", [*BAD_LINES, {"t": 45, "ask": "time"}])
+    assert main(["simulate", "--resume", str(journal), str(bad)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    said = _said(captured.out)
+    assert said[1:3] == [
+        "Schiedsrichter: set_moves abgelehnt, die Uhr bleibt unverändert: side fehlt; "
+        "erlaubt: white, black.",
+        "Schiedsrichter: add_time abgelehnt, die Uhr bleibt unverändert: side darf nicht "
+        '"purple" sein; erlaubt: white, black.',
+    ]
+    assert said[3] == (  # 2 s to 30 s and 40 s to 45 s were White's
+        "Weiß neun Minuten siebenundzwanzig Sekunden, Schwarz neun Minuten fünfzig Sekunden. "
+        "Gespielt: ein Zug."
+    )
+    lines = journal.read_text(encoding="utf-8").splitlines()
+    assert journal.read_bytes().startswith(kept) and len(lines) == 5  # only the request
+    assert json.loads(lines[-1]) == {"t": 45.0, "ask": "time"}
+    assert main(["simulate", "--resume", str(journal)]) == 0  # and again
+    assert _said(capsys.readouterr().out)[0].startswith("Partie fortgesetzt. Weiß ist am Zug.")
+
+
+def test_a_line_that_stops_the_run_is_not_journaled_either(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An ``ask`` the clock has no answer for still stops the run naming the line (README,
+    "Clock scripts"), but before it is written: the clock resumes after it."""
+    journal = _write(tmp_path / "cj.jsonl", CLOCK_JOURNAL)
+    kept = journal.read_bytes()
+    bad = _write(tmp_path / "bad.jsonl", [{"t": 41, "ask": "weather"}])
+    assert main(["simulate", "--resume", str(journal), str(bad)]) == 2
+    assert "line 1: the clock is asked for time, moves or pause" in capsys.readouterr().err
+    assert journal.read_bytes() == kept
+    assert main(["simulate", "--resume", str(journal)]) == 0
+
+
+def test_a_journal_that_holds_a_refused_line_resumes_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A journal an older version wrote the bad line into is not lost: the resume passes over
+    the line, says which it was and why, and goes on (its time passed all the same)."""
+    poisoned = [*CLOCK_JOURNAL, *BAD_LINES, {"t": 42, "ask": "weather"}, {"t": 50, "key": "press"}]
+    journal = _write(tmp_path / "cj.jsonl", poisoned)
+    assert main(["simulate", "--resume", str(journal)]) == 0
+    said = _said(capsys.readouterr().out)
+    assert said[:3] == [
+        "Zeile 5 des Journals übergangen (set_moves): side fehlt; erlaubt: white, black.",
+        'Zeile 6 des Journals übergangen (add_time): side darf nicht "purple" sein; erlaubt: '
+        "white, black.",
+        'Zeile 7 des Journals übergangen (ask): ask darf nicht "weather" sein; erlaubt: time, '
+        "moves, pause.",
+    ]
+    # 2 s to 30 s and 40 s to 50 s were White's: the lines passed over took no time from Black.
+    assert said[3] == (
+        "Partie fortgesetzt. Schwarz ist am Zug. Weiß neun Minuten zweiundzwanzig Sekunden, "
+        "Schwarz neun Minuten fünfzig Sekunden. Gespielt: zwei Züge."
+    )
+
+
+def test_a_clock_ended_in_a_script_stands_still(settings: Settings) -> None:
+    """Q twice ends the clock: no flag falls after "Uhr beendet.", and a press is refused."""
+    lines = script(
+        {"t": 2, "press": "white"},
+        {"t": 3, "key": "quit"},
+        {"t": 4, "key": "quit"},
+        {"t": 9, "press": "black"},
+        setup={"language": "de"},
+    )
+    out = run(lines, settings)
+    assert [line for line in out if "flag" in line] == []
+    assert out[-2:] == [
+        {
+            "t": 9.0,
+            "say": "Diese Uhr wurde beendet und kann nicht fortgesetzt werden.",
+            "to": "blind",
+        },
+        clock(9.0, 63.0, 58.0, None, 1),
+    ]

@@ -323,6 +323,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         print(f"voice-chess clock: {display_text(str(refusal), language)}", file=sys.stderr)
         return 2
     session = opened.session
+    if session.finished:
+        return _show_ended(opened, settings, args.speech)
     keeper = _Keeper(opened.journal, session.language)
     path = None if opened.journal is None else opened.journal.path
     try:
@@ -434,6 +436,11 @@ def _resumed(args: argparse.Namespace, settings: Settings, language: str) -> _Op
     session = resumed.core
     assert isinstance(session, ClockSession)  # the journal's set-up says so
     greeting = resumed.announcement
+    if session.finished:  # "Diese Uhr wurde beendet …": nothing goes on, no option is used
+        command = command_of("clock", args.config)
+        text = message(session.language, "clock.start_new", command=command)
+        greeting = [*greeting, Say(resumed.contents.last_ms, text)]
+        return _Opened(session, resumed.journal, resumed.contents.last_ms, greeting)
     unused = unused_on_resume(
         resumed.contents.setup,
         settings,
@@ -447,6 +454,20 @@ def _resumed(args: argparse.Namespace, settings: Settings, language: str) -> _Op
         text = message(session.language, "app.start.unused", options=", ".join(unused))
         greeting = [Say(resumed.contents.last_ms, text), *greeting]
     return _Opened(session, resumed.journal, resumed.contents.last_ms, greeting)
+
+
+def _show_ended(opened: _Opened, settings: Settings, speech: bool) -> int:
+    """A clock ended with Q twice, opened with ``--resume``: it was ended and cannot be
+    continued, its final times and how to start a new clock are said; no key is waited for, and
+    nothing is written to its journal (README, "The talking clock")."""
+    if opened.journal is not None:
+        opened.journal.close()
+    announcer = _Announcer(settings, speech, opened.session.language)
+    try:
+        announcer.emit(opened.greeting)
+    finally:
+        announcer.close(finish_speaking=True)
+    return 0
 
 
 def _saved(path: Path, session: ClockSession, config: Path | None) -> str:

@@ -19,10 +19,19 @@ What is said, and when (docs/rules.md §2 and §6.4):
 - low-time warnings for the blind player's own clock in the home profile only, at each
   configured threshold, never in the tournament profile;
 - confirmations of the user's own actions (start, pause, resume, quit, help mode).
+
+An arbiter's correction the clock cannot make (a malformed action, one that needs a board, one
+that would leave a player no time) is refused with a sentence and changes nothing; so is every
+input but a request for the time or the moves once the clock was ended (Q twice: its times stand
+still from then on). :meth:`ClockSession.screen` says so before the input is journaled, so
+that what changes nothing is not written down: a resume never meets it.
 """
 
 from __future__ import annotations
 
+import copy
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from voice.config import Settings
@@ -30,6 +39,7 @@ from voice.game.announcements import side_name
 from voice.rules.arbiter import (
     ALIASES,
     AddTime,
+    ArbiterCommand,
     ArbiterError,
     Increment,
     Malformed,
@@ -65,6 +75,11 @@ CLOCK_ACTIONS = ("add_time", "set_time", "set_moves", "penalty", "increment")
 """The arbiter's actions a clock alone can carry out (the game's others need a board)."""
 ASKS = ("time", "moves", "pause")
 """What a script's ``ask`` (and the clock's microphone) may ask of the clock."""
+REQUESTS = ("time", "moves")
+"""What an ended clock still answers: its final times and moves."""
+WHYS = ("missing", "value", "no_time_left", "has_increment")
+"""The faults of an arbiter's action that the clock says in the player's words
+(``clock.why.{reason}``); any other is ``clock.why.cannot``."""
 
 
 @dataclass(frozen=True)
@@ -116,12 +131,44 @@ class ClockSession:
             raise ScriptError(f"time went backwards: {t} ms after {self._now} ms")
         self._now = t
         out = self._time_passed(t)
-        request = self._request(event)
-        if request is not None:
+        refusal = self.screen(event)
+        if refusal is not None:  # nothing changes
+            out.append(Say(t, refusal))
+        elif (request := self._request(event)) is not None:
             out += self._act(request, event)
-        out += self._time_passed(t)  # an arbiter may have set a clock to zero
+            out += self._time_passed(t)  # an arbiter may have set a clock to zero
         out.append(self.state(t))
         return out
+
+    def screen(self, event: InputEvent) -> str | None:
+        """The sentence with which the clock refuses ``event``, changing nothing, or ``None``
+        when it takes it. Asked before the input is journaled (``voice-chess simulate``): what
+        is refused is not written, so a resume never meets it. An ``ask`` the clock has no
+        answer for raises :class:`ScriptError` (the run stops, before the line is written)."""
+        why = self._why_refused(event)
+        if why is None:
+            return None
+        if isinstance(event, ArbiterAction) and not self.finished:
+            return message(self.language, "clock.arbiter_refused", action=event.action, why=why)
+        return why  # "Diese Uhr wurde beendet …"
+
+    def passed_over(self, line: int, event: InputEvent) -> list[OutputEvent]:
+        """What a resume says about line ``line`` of the journal, which it passed over: an
+        input :meth:`screen` keeps out of a journal now, written by an older version (there it
+        stopped the run, and every resume after it). Nothing for an input after the end: the
+        resumed clock says that it was ended."""
+        if self.finished:
+            return []
+        try:
+            why = self._why_refused(event)
+        except ScriptError:
+            assert isinstance(event, Ask)
+            why = self._value_words("ask", event.what, ", ".join(ASKS))
+        if why is None:
+            return []
+        action = event.action if isinstance(event, ArbiterAction) else "ask"
+        text = message(self.language, "clock.line_skipped", line=line, action=action, why=why)
+        return [Say(event.t_ms, text)]
 
     def next_wakeup_ms(self) -> int | None:
         """The next flag fall or low-time warning if nobody acts; ``None`` if none is due."""
@@ -145,7 +192,9 @@ class ClockSession:
         ended, and the displays."""
         t = self._now
         running = self.clock.running
-        if self.finished or running is None:
+        if self.finished:  # said first: nothing goes on
+            text = message(self.language, "clock.ended") + " " + self._time_report(t)
+        elif running is None:
             text = self._time_report(t)
         else:  # the game on the board goes on: whose clock runs (or will), as a game says it
             text = message(
@@ -159,8 +208,6 @@ class ClockSession:
             if self.clock.paused:
                 text += " " + message(self.language, "clock.is_paused")
             text += self._flags_report()  # said when it fell; the restarted clock says it again
-        if self.finished:
-            text += " " + message(self.language, "clock.quit")
         return [Say(t, text), self.state(t)]
 
     def leftovers(self, t_ms: int) -> list[InputEvent]:
@@ -168,6 +215,8 @@ class ClockSession:
         in (fed to it and journaled like any other, so that a later resume replays them):
         help mode, where every key only says what it does while the player's time runs, and
         a quit asked for but not confirmed, where the next Q would end the clock at once."""
+        if self.finished:
+            return []  # nothing goes on
         if self.help_mode:
             return [KeyPress(t_ms, "help")]  # also forgets a quit asked for
         if self._quit_pending:
@@ -272,6 +321,48 @@ class ClockSession:
                 return _Request("arbiter")
         return _Request("unknown")
 
+    def _why_refused(self, event: InputEvent) -> str | None:
+        """Why the clock refuses ``event``, in the player's words, or ``None``."""
+        request = self._request(event)  # an ask it has no answer for raises
+        if self.finished:
+            if request is None or request.action in REQUESTS:
+                return None
+            return message(self.language, "clock.ended")
+        if isinstance(event, ArbiterAction):
+            return self._arbiter_refusal(event)
+        return None
+
+    def _arbiter_refusal(self, event: ArbiterAction) -> str | None:
+        """Why an arbiter's action cannot be carried out, or ``None``: read as the game reads
+        it (:mod:`voice.rules.arbiter`), and tried on a copy of the clock, so that what is
+        refused is exactly what carrying it out would refuse."""
+        command = event.command
+        if ALIASES.get(event.action, event.action) not in CLOCK_ACTIONS:
+            actions = ", ".join(CLOCK_ACTIONS)
+            return message(self.language, "clock.why.not_clock", actions=actions)
+        if isinstance(command, Malformed):
+            return self._why_words(command.reason, command.params)
+        if isinstance(command, SetMoves) and command.side is None:
+            # The game sets both counters; the clock's sentence names one side.
+            return self._why_words("missing", {"name": "side", "allowed": "white, black"})
+        try:
+            self._correct(command, event.t_ms, copy.deepcopy(self.clock))
+        except (ClockError, ArbiterError) as error:
+            return self._why_words(error.reason, error.params)
+        return None
+
+    def _why_words(self, reason: str, params: Mapping[str, str | int]) -> str:
+        if reason not in WHYS:
+            return message(self.language, "clock.why.cannot")
+        filled: dict[str, object] = dict(params)
+        if reason == "no_time_left" and params.get("side") in ("white", "black"):
+            filled["side"] = message(self.language, f"clock.{params['side']}")
+        return message(self.language, f"clock.why.{reason}", **filled)
+
+    def _value_words(self, name: str, value: object, allowed: str) -> str:
+        given = json.dumps(value, ensure_ascii=False, default=str)
+        return message(self.language, "clock.why.value", name=name, given=given, allowed=allowed)
+
     def _act(self, request: _Request, event: InputEvent) -> list[OutputEvent]:
         t = event.t_ms
         action = request.action
@@ -340,54 +431,64 @@ class ClockSession:
 
     def _quit(self, t: int) -> list[OutputEvent]:
         if self._quit_pending:
+            # Ended: its times stand still, and only requests for them are still answered.
             self.finished = True
+            self._quit_pending = False
+            if self.clock.started and not self.clock.paused:
+                self.clock.pause(t)
             return [Say(t, message(self.language, "clock.quit"))]
         self._quit_pending = True
         text = message(self.language, "clock.quit_confirm", keys=self._key_words("quit"))
         return [Say(t, text)]
 
     def _arbiter(self, event: ArbiterAction) -> list[OutputEvent]:
-        """Arbiter corrections from a script or the arbiter's page (6.10.2, 7.1, 7.5.5), read
-        as the game reads them (:mod:`voice.rules.arbiter`): the same names, bounds and
-        sentences; ``add_time`` takes time away with a negative number here too."""
+        """Arbiter corrections from a script (6.10.2, 7.1, 7.5.5), read as the game reads
+        them (:mod:`voice.rules.arbiter`): the same names and bounds; ``add_time`` takes time
+        away with a negative number here too. Only an action :meth:`screen` let through comes
+        here."""
         t, command = event.t_ms, event.command
-        if ALIASES.get(event.action, event.action) not in CLOCK_ACTIONS:
-            raise _not_a_clock_action(event.action)
-        if isinstance(command, Malformed):
-            raise ScriptError(f"arbiter {event.action}: {command.error}")
-        try:
-            match command:
-                case Increment(ms=ms):  # Guideline III.4: for both, from the next move
-                    self.clock.introduce_increment(ms, t)
-                    time = duration_words(ms, self.language)
-                    return [Say(t, message(self.language, "clock.arbiter_increment", time=time))]
-                case AddTime(side=side, ms=ms):
-                    leaves_time(side, self.clock.remaining_ms(side, t) + ms)
-                    self.clock.add_time(side, ms, t)
-                case SetTime(side=side, ms=ms):
-                    leaves_time(side, ms)
-                    self.clock.set_time(side, ms, t)
-                case Penalty(side=side):
-                    self.clock.apply_penalty(side, t)
-                case SetMoves(side=None):
-                    raise ScriptError("arbiter set_moves: the talking clock needs 'side'")
-                case SetMoves(side=side, moves=moves) if side is not None:
-                    self.clock.set_moves(side, moves)
-                    text = message(
-                        self.language,
-                        "clock.arbiter_moves",
-                        side=self._side_word(side),
-                        moves=count_words(moves, "move", self.language),
-                    )
-                    return [Say(t, text)]
-                case _:  # a clock action the match above does not name yet
-                    raise _not_a_clock_action(event.action)
-        except (ClockError, ArbiterError) as error:
-            raise ScriptError(f"arbiter {event.action}: {error}") from None
-        self._rearm()
-        time = duration_words(self.clock.remaining_ms(side, t), self.language)
-        text = message(self.language, "clock.arbiter_time", side=self._side_word(side), time=time)
-        return [Say(t, text)]
+        assert not isinstance(command, Malformed)
+        self._correct(command, t, self.clock)
+        match command:
+            case Increment(ms=ms):  # Guideline III.4: for both, from the next move
+                time = duration_words(ms, self.language)
+                return [Say(t, message(self.language, "clock.arbiter_increment", time=time))]
+            case SetMoves(side=side, moves=moves) if side is not None:
+                text = message(
+                    self.language,
+                    "clock.arbiter_moves",
+                    side=self._side_word(side),
+                    moves=count_words(moves, "move", self.language),
+                )
+                return [Say(t, text)]
+            case AddTime(side=side) | SetTime(side=side) | Penalty(side=side):
+                self._rearm()
+                time = duration_words(self.clock.remaining_ms(side, t), self.language)
+                text = message(
+                    self.language, "clock.arbiter_time", side=self._side_word(side), time=time
+                )
+                return [Say(t, text)]
+        raise _not_a_clock_action(event.action)
+
+    @staticmethod
+    def _correct(command: ArbiterCommand, t: int, clock: Clock) -> None:
+        """Carry out a clock action on ``clock``: the clock's own, or a copy to learn whether
+        it can be done (ArbiterError or ClockError when not)."""
+        match command:
+            case Increment(ms=ms):
+                clock.introduce_increment(ms, t)
+            case AddTime(side=side, ms=ms):
+                leaves_time(side, clock.remaining_ms(side, t) + ms)
+                clock.add_time(side, ms, t)
+            case SetTime(side=side, ms=ms):
+                leaves_time(side, ms)
+                clock.set_time(side, ms, t)
+            case Penalty(side=side):
+                clock.apply_penalty(side, t)
+            case SetMoves(side=side, moves=moves) if side is not None:
+                clock.set_moves(side, moves)
+            case _:  # a clock action the match above does not name yet
+                raise ArbiterError(f"arbiter {command.name!r} is no action of the talking clock")
 
     # -- words ----------------------------------------------------------------------------------
 
@@ -404,7 +505,7 @@ class ClockSession:
         text += " " + self._moves_report() + self._flags_report()
         if not self.clock.started:
             text += " " + message(self.language, "clock.not_started")
-        elif self.clock.paused:
+        elif self.clock.paused and not self.finished:
             text += " " + message(self.language, "clock.is_paused")
         return text
 
@@ -494,9 +595,10 @@ def _describe_period(period: Period, language: str, *, only: bool) -> str:
     return text
 
 
-def _not_a_clock_action(action: str) -> ScriptError:
-    """An arbiter's action the talking clock cannot carry out (one that needs a board)."""
-    return ScriptError(
+def _not_a_clock_action(action: str) -> RuntimeError:
+    """An arbiter's action the talking clock cannot carry out (one that needs a board), past
+    :meth:`ClockSession.screen`: a fault of the program, never of a script."""
+    return RuntimeError(
         f"arbiter {action!r} is no action of the talking clock "
         f"(it knows {', '.join(CLOCK_ACTIONS)})"
     )

@@ -12,7 +12,9 @@ later. After the last line the clock keeps running, as a real one would: wake-up
 until none is pending or a flag has fallen. End a script with a ``pause`` line to stop time.
 
 A bad line stops the run with a :class:`~voice.rules.events.ScriptError` naming the line number; the
-output produced up to that line has already been yielded.
+output produced up to that line has already been yielded. A core that screens its inputs
+(:class:`Screening`, the talking clock) refuses some with a sentence instead, changing nothing;
+those are not journaled.
 """
 
 from __future__ import annotations
@@ -53,6 +55,23 @@ class Timed(Protocol):
     (:data:`voice.runtime.host.CHECKPOINT_MS`), so that a crash gives little of it back."""
 
     def time_runs(self) -> bool: ...
+
+
+@runtime_checkable
+class Screening(Protocol):
+    """A core that looks at each input before it is journaled (the talking clock): one it
+    refuses changes nothing and is not written down, and one it cannot take at all stops the
+    run before it is written, so that a resume never meets either."""
+
+    def screen(self, event: InputEvent) -> str | None:
+        """The sentence refusing ``event``, or ``None`` when it is taken; a
+        :class:`~voice.rules.events.ScriptError` for an input the core cannot take at all."""
+        ...
+
+    def passed_over(self, line: int, event: InputEvent) -> list[OutputEvent]:
+        """What to say about line ``line`` of a journal that a resume passes over: an input
+        :meth:`screen` keeps out, written before the core screened its inputs."""
+        ...
 
 
 @runtime_checkable
@@ -139,7 +158,8 @@ def run_script(
                 raise ScriptError(f'"t" goes backwards ({event.t_ms / 1000} s after a later line)')
             last_t = event.t_ms
             ticks = list(_until(core, event.t_ms))
-            if record is not None:
+            refused = isinstance(core, Screening) and core.screen(event) is not None
+            if record is not None and not refused:
                 record(event)  # on disk before its effects are shown
             outputs = ticks + core.handle(event)
         except (ScriptError, TimeControlError) as error:

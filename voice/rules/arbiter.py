@@ -49,9 +49,10 @@ Actions (FIDE articles in brackets):
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from voice.rules.explained import Explained
@@ -86,7 +87,11 @@ MAX_SECONDS = 36_000
 
 class ArbiterError(Explained, ValueError):
     """A malformed arbiter action; the message says which parameter and what is allowed. An
-    action the game refuses as the Laws stand names its ``reason`` (``game.why.{reason}``)."""
+    action the game refuses as the Laws stand names its ``reason`` (``game.why.{reason}``).
+
+    A parameter that cannot be read names its fault too, for the talking clock, which says it
+    in the player's words (``clock.why.{reason}``): ``missing`` or ``value``, with the
+    parameter's ``name``, the value ``given`` (as JSON) and what is ``allowed``."""
 
 
 def leaves_time(side: Side, ms: int) -> None:
@@ -266,10 +271,13 @@ ArbiterCommand = (
 @dataclass(frozen=True)
 class Malformed:
     """An action that could not be read: refused by the session, with this sentence, and
-    journalled as given so that a replay refuses it again."""
+    journalled as given so that a replay refuses it again; ``reason`` and ``params`` name the
+    fault as :class:`ArbiterError` does."""
 
     action: str
     error: str
+    reason: str = ""
+    params: Mapping[str, str | int] = field(default_factory=dict)
 
 
 def parse_action(action: str, params: Mapping[str, Any]) -> ArbiterCommand | Malformed:
@@ -277,13 +285,22 @@ def parse_action(action: str, params: Mapping[str, Any]) -> ArbiterCommand | Mal
     try:
         return read_action(action, params)
     except ArbiterError as error:
-        return Malformed(action, str(error))
+        return Malformed(action, str(error), error.reason, error.params)
+
+
+def _fault(english: str, name: str, value: Any, allowed: str) -> ArbiterError:
+    """A parameter that is missing or cannot be used, named for the player's words."""
+    if value is None:
+        return ArbiterError(english, "missing", name=name, allowed=allowed)
+    given = json.dumps(value, ensure_ascii=False, default=str)
+    return ArbiterError(english, "value", name=name, given=given, allowed=allowed)
 
 
 def _side(params: Mapping[str, Any]) -> Side:
     value = params.get("side")
     if value not in ("white", "black"):
-        raise ArbiterError(f"'side' must be 'white' or 'black', not {value!r}")
+        english = f"'side' must be 'white' or 'black', not {value!r}"
+        raise _fault(english, "side", value, "white, black")
     side: Side = value
     return side
 
@@ -294,11 +311,12 @@ def _optional_side(params: Mapping[str, Any]) -> Side | None:
 
 def _seconds(params: Mapping[str, Any], key: str, *, negative: bool = False) -> int:
     value = params.get(key)
+    limit = f"-{MAX_SECONDS}..{MAX_SECONDS}" if negative else f"0..{MAX_SECONDS}"
     if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
-        raise ArbiterError(f"'{key}' must be a number of seconds, not {value!r}")
+        english = f"'{key}' must be a number of seconds, not {value!r}"
+        raise _fault(english, key, value, limit)
     if abs(value) > MAX_SECONDS or (value < 0 and not negative):
-        limit = f"-{MAX_SECONDS}..{MAX_SECONDS}" if negative else f"0..{MAX_SECONDS}"
-        raise ArbiterError(f"'{key}' must lie in {limit} seconds, not {value!r}")
+        raise _fault(f"'{key}' must lie in {limit} seconds, not {value!r}", key, value, limit)
     return round(value * 1000)
 
 
@@ -309,7 +327,8 @@ def _count(params: Mapping[str, Any], key: str, low: int = 0) -> int:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool) or value < low or value > 10_000:
-        raise ArbiterError(f"'{key}' must be a whole number from {low}, not {value!r}")
+        english = f"'{key}' must be a whole number from {low}, not {value!r}"
+        raise _fault(english, key, value, f"{low}..10000")
     return value
 
 
@@ -341,7 +360,7 @@ def read_action(action: str, params: Mapping[str, Any]) -> ArbiterCommand:
     """Validate one action; raise :class:`ArbiterError` saying what is wrong."""
     reason = params.get("reason", "")
     if not isinstance(reason, str):
-        raise ArbiterError("'reason' must be text")
+        raise _fault("'reason' must be text", "reason", reason, '"…"')
     reason = reason.strip()[:200]
     action = ALIASES.get(action, action)
     match action:
@@ -385,7 +404,8 @@ def read_action(action: str, params: Mapping[str, Any]) -> ArbiterCommand:
         case "increment":
             ms = _seconds(params, "seconds")
             if ms <= 0:
-                raise ArbiterError("'seconds' must be more than zero")
+                english = "'seconds' must be more than zero"
+                raise _fault(english, "seconds", params["seconds"], f"0 < seconds <= {MAX_SECONDS}")
             return Increment(ms, reason)
         case "declare_result":
             result = params.get("result")

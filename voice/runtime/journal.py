@@ -54,6 +54,7 @@ class JournalContents:
     events: tuple[InputEvent, ...]
     warnings: tuple[str, ...]
     good_bytes: int  # length of the readable part (the torn tail starts here)
+    lines: tuple[int, ...] = ()  # the line number of each input in the file, counted from 1
 
     @property
     def last_ms(self) -> int:
@@ -117,7 +118,8 @@ def parse_journal(data: bytes, name: str = "journal") -> JournalContents:
         except ScriptError as error:
             raise ScriptError(f"{name}: line {number}: {error}") from None
     good = numbered[len(decoded)][1] if warnings else len(data)  # where a torn tail starts
-    return JournalContents(setup, tuple(events), tuple(warnings), good)
+    numbers = tuple(number for number, _, _ in decoded[1:])
+    return JournalContents(setup, tuple(events), tuple(warnings), good, numbers)
 
 
 def read_journal(path: Path) -> JournalContents:

@@ -5,7 +5,9 @@ their effects before the crash), then the session says where the game stands ("P
 fortgesetzt. Weiß ist am Zug. Weiß vier Minuten, Schwarz …", plus any open question or draw
 offer). Game time goes on from the last journaled input: the time between that input and the
 crash, and the time the program was down, is charged to nobody (an arbiter who wants it charged
-sets the clock). New inputs are appended to the same journal.
+sets the clock). New inputs are appended to the same journal. A talking clock's journal line
+that the clock now keeps out of its journals (an arbiter's correction it refuses, written by an
+older version, where it stopped every resume) is passed over with a sentence naming it.
 
 ``--resume`` without a file continues the most recently written journal whose game is not over
 (:func:`latest_unfinished`): a finished game is opened only when its file is named.
@@ -21,8 +23,8 @@ from typing import Any
 
 from voice.config import Settings
 from voice.game.session_base import settings_snapshot
-from voice.game.simulate import Core, Finishing, make_core, run_script
-from voice.rules.events import InputEvent, OutputEvent, Setup, output_to_json
+from voice.game.simulate import Core, Finishing, Screening, make_core, run_script
+from voice.rules.events import InputEvent, OutputEvent, ScriptError, Setup, Tick, output_to_json
 from voice.rules.timecontrol import TimeControlError, parse_time_control
 from voice.runtime.journal import (
     Journal,
@@ -48,14 +50,36 @@ def resume(path: Path, settings: Settings) -> Resumed:
     journal, contents = Journal.reopen(path)
     try:
         core = make_core(contents.setup, settings)
-        for event in contents.events:
-            core.handle(event)
+        passed_over = replay(core, contents)
     except BaseException:
         journal.close()  # and its lock: the journal can be looked at, or resumed once fixed
         raise
     announce = getattr(core, "resume_announcement", None)
     announcement: list[OutputEvent] = list(announce()) if callable(announce) else []
-    return Resumed(core, journal, contents, announcement)
+    return Resumed(core, journal, contents, passed_over + announcement)
+
+
+def replay(core: Core, contents: JournalContents) -> list[OutputEvent]:
+    """Feed the journal's inputs to ``core``, silently; what to say about the lines passed
+    over. A core that screens its inputs (:class:`~voice.game.simulate.Screening`) keeps
+    out of its journal what it refuses, and stops a run before a line it cannot take at all is
+    written; a journal written before it did may hold such a line, which would stop every
+    resume. Such a line is passed over (its time passes, as it did when it came) and named."""
+    said: list[OutputEvent] = []
+    for line, event in zip(contents.lines, contents.events, strict=True):
+        if isinstance(core, Screening) and _kept_out(core, event):
+            said += core.passed_over(line, event)
+            core.handle(Tick(event.t_ms))
+            continue
+        core.handle(event)
+    return said
+
+
+def _kept_out(core: Screening, event: InputEvent) -> bool:
+    try:
+        return core.screen(event) is not None
+    except ScriptError:
+        return True
 
 
 def is_over(core: Core) -> bool:
