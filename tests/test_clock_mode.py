@@ -561,3 +561,26 @@ def test_a_time_control_fault_is_said_in_the_players_language(
         assert not re.search(r"\b(period|time control|moves?|at most)\b", words), words
     if reason == "too_long":  # the limit said as a time, as the clock says times
         assert duration_words(24 * 3600 * 1000, language) in words, words
+
+
+@pytest.mark.parametrize(("bounce_ms", "running"), [(300, "black"), (0, "white")])
+def test_a_double_tap_of_the_one_press_key_is_one_press(
+    settings: Settings, bounce_ms: int, running: str
+) -> None:
+    """One key presses for both sides: a double tap or a bouncing foot switch counted two moves
+    and two increments (a new user's trial: "eine Stunde dreißig" became "einunddreißig
+    Minuten" and "drei Züge"). A new clock's journal holds ``bounce_ms`` (300): a second press
+    within it is ignored. Scripts and older journals without it count every press."""
+    clock = session(settings, extra={"bounce_ms": bounce_ms})
+    clock.handle(KeyPress(4 * S, "press"))
+    out = clock.handle(KeyPress(4 * S + 150, "press"))  # the key bounced
+    state = [o for o in out if isinstance(o, ClockState)][-1]
+    assert state.running == running
+    later = clock.handle(KeyPress(9 * S, "press"))  # the opponent's move, seconds later
+    state = [o for o in later if isinstance(o, ClockState)][-1]
+    assert state.running == ("white" if running == "black" else "black")
+
+
+def test_a_bounce_setting_out_of_range_is_a_script_error(settings: Settings) -> None:
+    with pytest.raises(ScriptError, match="bounce_ms"):
+        session(settings, extra={"bounce_ms": -1})

@@ -23,7 +23,13 @@ from typing import TYPE_CHECKING, get_args
 from voice.cli._laws import add_laws_argument
 from voice.cli._resume import LATEST, add_resume_argument, journal_to_resume
 from voice.config import ClockKeys, Language, Settings, override
-from voice.game.clock_mode import ACTIONS, FIRST_PRESS, ClockSession, describe_fault
+from voice.game.clock_mode import (
+    ACTIONS,
+    BOUNCE_MS,
+    FIRST_PRESS,
+    ClockSession,
+    describe_fault,
+)
 from voice.keyboard import KeyReader
 from voice.rules.events import (
     Ask,
@@ -373,6 +379,7 @@ def _new(args: argparse.Namespace, settings: Settings, language: str) -> _Opened
         profile=args.profile or settings.session.profile,
         language=args.language,
         laws=args.laws,
+        extra={"bounce_ms": BOUNCE_MS},
     )
     try:
         if args.control is not None:  # an empty one too: the default is not what was asked
@@ -388,7 +395,7 @@ def _new(args: argparse.Namespace, settings: Settings, language: str) -> _Opened
         time_control=session.control.text,
         language=session.language,
         laws=session.laws.edition,
-        extra={"start": FIRST_PRESS},
+        extra={**setup.extra, "start": FIRST_PRESS},
     )
     folder = journal_dir(settings)
     greeting = session.welcome(0)

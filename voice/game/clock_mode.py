@@ -117,6 +117,8 @@ class ClockSession:
         self._warn = self.profile == "home" and settings.clock.warn_low_time
         self._thresholds_ms = sorted({s * 1000 for s in settings.clock.low_time_warnings})
         self._armed: set[int] = set()
+        self.bounce_ms = _bounce_ms(setup.extra)
+        self._last_press: int | None = None
         if start_ms is not None:
             self.clock.start(start_ms)
             self._now = start_ms
@@ -393,6 +395,12 @@ class ClockSession:
         return [Say(t, message(self.language, "not_understood"))]
 
     def _press(self, t: int, side: Side | None) -> list[OutputEvent]:
+        last, self._last_press = self._last_press, t
+        if side is None and last is not None and t - last < self.bounce_ms:
+            # One key for both sides: a second press this soon is the key or a foot switch
+            # bouncing, or a double tap, never the opponent's move; counted, it ran a move
+            # and an increment that nobody made (a new user's trial).
+            return []
         if not self.clock.started:
             # 6.6: whoever presses first, it is White's clock that starts.
             self.clock.start(t)
@@ -546,6 +554,19 @@ class ClockSession:
             keys=self._key_words(action),
             action=message(self.language, f"clock.action.{action}"),
         )
+
+
+BOUNCE_MS = 300
+"""A new clock's journal holds this (``setup.bounce_ms``): one key that presses for both sides
+ignores a second press within it (a double tap or a bouncing foot switch). No move over the
+board is made and pressed so fast. Scripts and older journals without it count every press."""
+
+
+def _bounce_ms(extra: dict[str, object]) -> int:
+    value = extra.get("bounce_ms", 0)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2000:
+        raise ScriptError(f"setup.bounce_ms must be milliseconds from 0 to 2000, not {value!r}")
+    return value
 
 
 FIRST_PRESS = "press"

@@ -251,10 +251,12 @@ OutputEvent = Say | MoveMade | ClockState | Flag | Refused | Result
 
 # The setup keys beyond the Setup fields: settings a script may override for its game, the PGN
 # headers, and what the live program records for a resumed game (app, opponent, engine_level)
-# or clock (start: "press", White's clock starts at the first press instead of at 0).
+# or clock (start: "press", White's clock starts at the first press instead of at 0; bounce_ms:
+# a second press of the one key within it is ignored).
 SETUP_EXTRA_KEYS = frozenset(
     {
         "start",
+        "bounce_ms",
         "opponent_language",
         "correction_window",
         "always_confirm",
