@@ -188,6 +188,33 @@ def test_a_fen_that_is_already_over_starts_no_game(tmp_path: Path, fen: str, why
     assert not journal.exists()
 
 
+@pytest.mark.parametrize(
+    ("fen", "said"),
+    [
+        ("xyz", "--fen xyz ist keine Stellung in FEN-Schreibweise. Abhilfe: eine wie die "),
+        (
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+            "Die Stellung --fen 8/8/8/8/8/8/8/8 w - - 0 1 kann in keiner Partie vorkommen. "
+            "Abhilfe: die Könige, die Bauern und wer am Zug ist prüfen.",
+        ),
+    ],
+)
+def test_a_bad_fen_option_is_one_sentence_in_the_players_words(
+    tmp_path: Path, fen: str, said: str
+) -> None:
+    """It was the set-up's English inside German ("setup.fen: not a FEN: expected 8 rows …
+    Abhilfe: die genannte Einstellung korrigieren"), naming a setting for an option (a new
+    user's trial)."""
+    journal = tmp_path / "g.jsonl"
+    result = voice_chess(
+        "play", "--text", "--no-speech", "--no-web", "--fen", fen, "--journal", str(journal)
+    )
+    assert result.returncode == 2
+    assert said in one_sentence(result)
+    assert "setup.fen" not in result.stdout + result.stderr
+    assert not journal.exists()
+
+
 def test_a_script_from_a_position_that_is_already_over_stops_at_its_setup(tmp_path: Path) -> None:
     script = tmp_path / "s.jsonl"
     script.write_text(

@@ -430,6 +430,8 @@ class App:
             raise Startup(self.text("fail.journal_dir_file", path=folder))
 
     def _setup(self) -> Setup:
+        if self.plan.fen:
+            self._check_fen(self.plan.fen)
         try:
             return new_setup(
                 self.plan, self.settings, self.language, datetime.now().strftime("%Y.%m.%d")
@@ -437,6 +439,19 @@ class App:
         except TimeControlError as error:
             why = describe_fault(error, self.language)
             raise Startup(self.text("fail.time_control", error=why)) from None
+
+    def _check_fen(self, fen: str) -> None:
+        """``--fen`` said wrong, in the player's words: it was the set-up's English ("setup.fen:
+        not a FEN: expected 8 rows …") inside a sentence that named a setting to correct (a
+        new user's trial)."""
+        import chess
+
+        try:
+            board = chess.Board(fen)
+        except ValueError:
+            raise Startup(self.text("fail.fen_unreadable", fen=fen)) from None
+        if not board.is_valid():
+            raise Startup(self.text("fail.fen_illegal", fen=fen))
 
     def _new_session(self, setup: Setup) -> GameSession:
         from voice.rules.events import PositionOver, ScriptError
