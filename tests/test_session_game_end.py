@@ -165,6 +165,30 @@ def test_9_1_2_2_a_draw_offer_said_before_or_with_the_move_is_made_with_it(
     assert "2. Nf3\n{ [%clk" in pgn_text(out) and pgn_text(out).count("(=)") == 2
 
 
+def test_9_5_3_a_wrong_claim_with_its_move_is_the_offer_held_before_it(
+    settings: Settings,
+) -> None:
+    """ "Remis", then a claim with the intended move: the wrong claim makes the move and counts
+    as the offer (9.1.2.3), so the offer held for that move is made; the next move carries
+    none."""
+    out = run_text(
+        """
+        {"setup": {"mode": "game", "blind": "white", "time_control": "600"}}
+        {"t": 1, "blind": "Eva vier"}
+        {"t": 2, "sighted": "e5"}
+        {"t": 3, "blind": "Remis"}
+        {"t": 4, "blind": "Remis Springer Felix drei"}
+        {"t": 5, "key": "sighted:draw_decline"}
+        {"t": 6, "sighted": "Nc6"}
+        {"t": 7, "blind": "Läufer Bella fünf"}
+        """,
+        settings,
+    )
+    assert says(out, "all", 5.0) == ["Schwarz lehnt das Remisangebot ab."]
+    assert says(out, "all", 7.0) == []
+    assert pgn_text(out).count("(=)") == 1
+
+
 def test_9_1_2_2_a_journal_of_the_rules_before_replays_without_the_held_offer(
     settings: Settings,
 ) -> None:

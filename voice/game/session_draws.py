@@ -187,6 +187,8 @@ class Draws:
             game.to_arbiter(out, t, "arbiter.wrong_claim_logged", side=side, penalty=penalty)
         if move is not None:
             game.make(move, side, t, out, announce_to="blind" if side == game.blind else None)
+            if side == game.blind:
+                game.offer_with_move = False  # the claim is the offer made with this move
         if game.result is None and game.board.turn != color_of(side):
             game.offer = DrawOffer(side, t)  # 9.1.2.3: the claim counts as an offer
             game.sheet.mark_offer()
