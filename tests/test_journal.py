@@ -196,6 +196,24 @@ def test_D_2_8_a_move_in_its_correction_window_at_the_stop_is_said_as_it_is_made
     assert "Springer Felix drei" in said_then
 
 
+def test_9_1_2_2_a_draw_offer_held_for_the_move_is_said_on_resume(
+    tmp_path: Path, settings: Settings
+) -> None:
+    """ "Remis" said before the stop is still made with the player's move after it, so the
+    resume says so (a review: it was made without a word of it on resume)."""
+    path = tmp_path / "j.jsonl"
+    script = [
+        '{"setup": {"mode": "game", "blind": "white", "time_control": "600"}}',
+        '{"t": 1, "blind": "Eva vier"}',
+        '{"t": 2, "sighted": "e5"}',
+        '{"t": 3, "blind": "Remis"}',
+    ]
+    list(run_journaled(script, settings, journal_path=path))
+    out = list(run_journaled(None, settings, resume_path=path))
+    says = [line["say"] for line in out if "say" in line]
+    assert "Ihr Remisangebot wird mit Ihrem Zug gemacht." in says
+
+
 def test_resume_keeps_whose_turn_the_open_question_and_the_draw_offer(
     tmp_path: Path, settings: Settings
 ) -> None:

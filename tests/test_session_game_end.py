@@ -155,14 +155,55 @@ def test_9_1_2_2_a_draw_offer_said_before_or_with_the_move_is_made_with_it(
     assert says(out, "blind", 3.0) == ["Ihr Remisangebot wird mit Ihrem Zug gemacht."]
     assert says(out, "all", 4.0) == ["Weiß bietet Remis an."]  # after the move, with it
     assert "Das Remisangebot von Weiß ist durch den Zug abgelehnt." in says(out, "all", 5.0)
-    assert says(out, "blind", 6.0)[:2] == [
-        "Ihr Remisangebot wird mit Ihrem Zug gemacht.",
-        "Läufer Bella fünf",
-    ]
+    assert says(out, "blind", 6.0)[:1] == ["Läufer Bella fünf"]
     assert says(out, "all", 6.0) == ["Weiß bietet Remis an."]
     assert moves(out) == ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5"]
     _ended(out, "1/2-1/2", "agreement", 7.0)
     assert "2. Nf3\n{ [%clk" in pgn_text(out) and pgn_text(out).count("(=)") == 2
+
+
+def test_9_1_2_2_an_offer_said_with_a_move_goes_only_with_that_move(settings: Settings) -> None:
+    """A review's cases: "Remis" after words that made no move (an illegal move, noise) holds
+    no offer for the next move; "nein" to the move asked back drops the offer said with it;
+    the move the player then makes carries none."""
+    out = run_text(
+        """
+        {"setup": {"mode": "game", "blind": "white", "time_control": "600",
+                   "always_confirm": true}}
+        {"t": 1, "blind": "Eva vier"}
+        {"t": 2, "blind": "ja"}
+        {"t": 3, "sighted": "e5"}
+        {"t": 4, "blind": "Dame Hector acht Remis"}
+        {"t": 5, "blind": "hallo wie Remis"}
+        {"t": 6, "blind": "Springer Felix drei Remis"}
+        {"t": 7, "blind": "nein"}
+        {"t": 8, "blind": "Springer Cesar drei"}
+        {"t": 9, "blind": "ja"}
+        """.replace("\n                   ", " "),
+        settings,
+    )
+    assert says(out, "blind", 6.0) == [
+        "Springer Felix drei?",
+        "Ihr Remisangebot wird mit Ihrem Zug gemacht.",
+    ]
+    assert "Weiß bietet Remis an." not in says(out, "all")
+    assert "(=)" not in pgn_text(out)
+    assert moves(out)[-1] == "b1c3"
+
+
+def test_9_2_1_remis_said_with_a_move_where_a_claim_is_right_claims(settings: Settings) -> None:
+    """ "Remis" said with a move where the position has just appeared a third time is the
+    claim, not an offer the opponent may decline (a review)."""
+    shuffle = [("Springer Felix drei", "Nf6"), ("Springer Gustav eins", "Ng8")] * 2
+    lines = ['{"setup": {"mode": "game", "blind": "white", "time_control": "600"}}']
+    t = 1
+    for mine, theirs in shuffle:
+        lines += [f'{{"t": {t}, "blind": "{mine}"}}', f'{{"t": {t + 1}, "sighted": "{theirs}"}}']
+        t += 2
+    lines.append(f'{{"t": {t}, "blind": "Springer Felix drei Remis"}}')
+    out = run_text("\n".join(lines), settings)
+    _ended(out, "1/2-1/2", "threefold_repetition", float(t))
+    assert "Weiß bietet Remis an." not in says(out, "all")
 
 
 def test_9_5_3_a_wrong_claim_with_its_move_is_the_offer_held_before_it(

@@ -335,6 +335,8 @@ class GameSession(SessionBase):
             self.tell(out, t, "resume.pending", question=self._pending_question())
         if self.offer is not None:
             self.say_all(out, t, "resume.offer", by=self.offer.by)
+        if self.offer_with_move:  # "Remis" said before the stop: still made with the move
+            self.tell(out, t, "draw.offer_with_next_move")
         if self.clock.paused:  # and who starts it again: a stopped clock is no crash's doing
             self._tell_paused(t, out)
         out.add(self.clock_state(t))
@@ -687,7 +689,15 @@ class GameSession(SessionBase):
             else:
                 self._chosen(answer, heard[0], t, out)
             return
-        heard = self._offer_said_with_move(heard, t, out)
+        stripped = self._offer_said_with_move(heard)
+        if stripped is not None:
+            self._move_with_offer(stripped, numbers, t, out)
+        else:
+            self._move_words(heard, numbers, t, out)
+
+    def _move_words(self, heard: list[Hypothesis], numbers: bool, t: int, out: Outputs) -> None:
+        """Words that are no command, on the player's move: a move played, asked back or
+        offered among others, or why not."""
         result = match_move(self.board, heard, self.vocab, self.settings.matching)
         if self._repeat_back(heard, result, t, out):
             return
@@ -704,18 +714,37 @@ class GameSession(SessionBase):
         if not self._ask_promotion(heard[0].words, result, t, out):
             self._undecided(result, t, out)
 
-    def _offer_said_with_move(
-        self, heard: list[Hypothesis], t: int, out: Outputs
-    ) -> list[Hypothesis]:
+    def _offer_said_with_move(self, heard: list[Hypothesis]) -> list[Hypothesis] | None:
         """ "Eva vier Remis": a move with a draw offer after it, as 9.1.2.2 has it made (the
-        move, then the offer). The offer is held for the player's next move and said so; the
-        words are matched as the move alone. It was dropped without a word, and the move
-        asked back for the extra word (a new user's trial). Revision 21."""
+        move, then the offer): the words without "Remis" (None for any other words). It was
+        dropped without a word, and the move asked back for the extra word (a new user's
+        trial). Revision 21."""
         words = heard[0].words
         if not self.holds_offers() or len(words) < 2 or words[-1:] not in self._draw_words():
-            return heard
-        self.hold_offer(t, out)
+            return None
         return [Hypothesis(words[:-1], heard[0].confidence), *heard[1:]]
+
+    def _move_with_offer(
+        self, heard: list[Hypothesis], numbers: bool, t: int, out: Outputs
+    ) -> None:
+        """The move said with "Remis" after it: the offer goes with that move only. Made at
+        once, the offer follows it (:meth:`_offer_held`); asked back or offered among others,
+        it is held for the answer ("nein" drops it with the question); refused or not
+        understood, no offer is held (a review: noise ending in "Remis" left an offer for
+        the next move)."""
+        if not any(entry.by == self.sighted for entry in self.sheet.entries):
+            self.tell(out, t, "draw.too_early")
+            self._move_words(heard, numbers, t, out)
+            return
+        held, before, made = self.offer_with_move, self.pending, len(self.sheet.entries)
+        self.offer_with_move = True
+        self._move_words(heard, numbers, t, out)
+        if len(self.sheet.entries) > made:
+            return  # played at once: the offer followed it
+        if self.pending is not before and isinstance(self.pending, _MOVE_QUESTIONS):
+            self.tell(out, t, "draw.offer_with_next_move")
+            return
+        self.offer_with_move = held
 
     def _draw_words(self) -> tuple[Phrase, ...]:
         return tuple(p for p in self.vocab.commands.get("draw", ()) if len(p) == 1)
@@ -1080,6 +1109,16 @@ class GameSession(SessionBase):
             self._tell_paused(t, out)  # the question stays open until the clock runs again
             return
         self.pending = None
+        if self.offer_with_move and (
+            self.draws.claimable(self.board) or move in self.draws.claim_moves(self.board)
+        ):
+            # "Remis" where the position, or the move, repeats a position a third time (or
+            # completes fifty moves): the player's claim (9.2.1, 9.3.1), with the intended move
+            # when the move makes it right; not an offer the opponent could decline (a review).
+            self.offer_with_move = False
+            now = self.draws.claimable(self.board)
+            self.draws.claim(self.blind, None if now else move, t, out)
+            return
         if self.correction_ms > 0:
             spoken = render_move(self.board, move, self.vocab)
             self.pending = PendingCorrection(move, spoken, t + self.correction_ms)
@@ -1258,6 +1297,7 @@ class GameSession(SessionBase):
         match self.pending:
             case PendingConfirm() | PendingChoice() | PendingRepeatOrMove() | PendingPromotion():
                 self.pending = None
+                self.offer_with_move = False  # said with the move now discarded
                 self.tell(out, t, "confirm.discarded")
             case PendingResign():
                 self.pending = None
@@ -1311,9 +1351,11 @@ class GameSession(SessionBase):
             case PendingCorrection():
                 # D.2.8: corrected before the opponent's clock started; nothing was made.
                 self.pending = None
+                self.offer_with_move = False  # said with the move taken back
                 self.tell(out, t, "correction.done")
             case PendingConfirm() | PendingChoice() | PendingRepeatOrMove() | PendingPromotion():
                 self.pending = None
+                self.offer_with_move = False
                 self.tell(out, t, "confirm.discarded")
             case _ if self.sheet.entries and (
                 self.sheet.entries[-1].by == self.blind or self.opponent_speaks
@@ -1448,6 +1490,10 @@ class GameSession(SessionBase):
         """ "Remis" or "Aufgabe" after a move: the move stands, the window closes now."""
         if isinstance(self.pending, PendingCorrection):
             self._close_window(t, out)
+
+
+_MOVE_QUESTIONS = (PendingConfirm, PendingChoice, PendingCorrection, PendingPromotion)
+"""The questions about the player's own move: a draw offer said with it waits for them."""
 
 
 def one_word_difference(phrases: Sequence[Phrase]) -> tuple[str, str] | None:
