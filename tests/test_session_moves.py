@@ -77,7 +77,7 @@ def test_D_2_8_correction_after_clock_switch_is_an_arbiter_matter(settings: Sett
     ("profile", "said"),
     [
         ("home", "Zu spät: der Zug ist gemacht und gilt."),
-        ("tournament", "Zu spät: die Uhr des Gegners läuft schon. Bitte den Schiedsrichter rufen."),
+        ("tournament", "Zu spät: der Zug ist gemacht. Bitte den Schiedsrichter rufen."),
     ],
 )
 def test_D_2_8_correction_after_the_opponents_reply_says_the_move_stands(

@@ -1366,7 +1366,7 @@ class GameSession(SessionBase):
                 # (D.2.8). "Nothing to correct" was said of the move the player meant. At a
                 # tournament board the arbiter can still take moves back; at home nobody is
                 # there to call.
-                key = "correction.too_late" if self.profile == "tournament" else "correction.made"
+                key = "correction.replied" if self.profile == "tournament" else "correction.made"
                 self.tell(out, t, key)
             case _:
                 self.tell(out, t, "correction.nothing")

@@ -140,6 +140,7 @@ F_WORDING = frozenset(
     {
         "paused",
         "correction.too_late",
+        "correction.replied",
         "reason.arbiter",
         "arbiter.called",
         "arbiter.paused",
