@@ -446,6 +446,15 @@ def test_with_no_winning_material_the_engine_offers_at_once_and_the_blind_player
     asyncio.run(scenario())
 
 
+async def accepted_before_replying(game: Game) -> None:
+    """The engine answers the blind player's offer by accepting it, with no move of its own
+    after its first."""
+    await game.until(lambda: game.session.result is not None or len(game.moves_by("black")) == 2)
+    assert game.session.result is not None
+    assert game.session.result.reason == "agreement"
+    assert len(game.moves_by("black")) == 1
+
+
 def test_the_engine_accepts_a_draw_offer_where_it_would_offer_one_itself(
     settings: Settings,
 ) -> None:
@@ -454,12 +463,7 @@ def test_the_engine_accepts_a_draw_offer_where_it_would_offer_one_itself(
         async with playing(Game(settings, setup, 8)) as game:
             await game.round()  # an offer needs a move by each player; the engine's is declined
             await game.blind_plays(quiet_new_move(game.session.board), then="Remis")
-            await game.until(
-                lambda: game.session.result is not None or len(game.moves_by("black")) == 2
-            )
-            assert game.session.result is not None
-            assert game.session.result.reason == "agreement"
-            assert len(game.moves_by("black")) == 1
+            await accepted_before_replying(game)
 
     asyncio.run(scenario())
 
@@ -480,12 +484,7 @@ def test_9_1_2_2_remis_said_before_the_move_reaches_the_engine_with_the_move(
             await game.says("Remis")
             assert game.session.offer is None and game.session.offer_with_move
             await game.blind_plays(quiet_new_move(game.session.board))
-            await game.until(
-                lambda: game.session.result is not None or len(game.moves_by("black")) == 2
-            )
-            assert game.session.result is not None
-            assert game.session.result.reason == "agreement"
-            assert len(game.moves_by("black")) == 1
+            await accepted_before_replying(game)
 
     asyncio.run(scenario())
 

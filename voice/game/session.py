@@ -732,8 +732,7 @@ class GameSession(SessionBase):
         it is held for the answer ("nein" drops it with the question); refused or not
         understood, no offer is held (a review: noise ending in "Remis" left an offer for
         the next move)."""
-        if not any(entry.by == self.sighted for entry in self.sheet.entries):
-            self.tell(out, t, "draw.too_early")
+        if self.offer_too_early(t, out):
             self._move_words(heard, numbers, t, out)
             return
         held, before, made = self.offer_with_move, self.pending, len(self.sheet.entries)
@@ -1109,15 +1108,7 @@ class GameSession(SessionBase):
             self._tell_paused(t, out)  # the question stays open until the clock runs again
             return
         self.pending = None
-        if self.offer_with_move and (
-            self.draws.claimable(self.board) or move in self.draws.claim_moves(self.board)
-        ):
-            # "Remis" where the position, or the move, repeats a position a third time (or
-            # completes fifty moves): the player's claim (9.2.1, 9.3.1), with the intended move
-            # when the move makes it right; not an offer the opponent could decline (a review).
-            self.offer_with_move = False
-            now = self.draws.claimable(self.board)
-            self.draws.claim(self.blind, None if now else move, t, out)
+        if self.offer_with_move and self._claimed_with(move, t, out):
             return
         if self.correction_ms > 0:
             spoken = render_move(self.board, move, self.vocab)
@@ -1126,6 +1117,18 @@ class GameSession(SessionBase):
             return
         self.make(move, self.mover(), t, out, announce_to="blind")
         self._offer_held(t, out)
+
+    def _claimed_with(self, move: chess.Move, t: int, out: Outputs) -> bool:
+        """ "Remis" said with ``move`` where the position, or the move, repeats a position a
+        third time (or completes fifty moves): the player's claim (9.2.1, 9.3.1), with the
+        intended move when the move makes it right; not an offer the opponent could decline
+        (a review). False, and nothing done, where no claim would be right."""
+        now = self.draws.claimable(self.board)
+        if not now and move not in self.draws.claim_moves(self.board):
+            return False
+        self.offer_with_move = False
+        self.draws.claim(self.blind, None if now else move, t, out)
+        return True
 
     def _close_window(self, t: int, out: Outputs) -> None:
         """The correction window ended: the move is made and the opponent's clock starts."""
@@ -1293,12 +1296,17 @@ class GameSession(SessionBase):
             case _:
                 self.tell(out, t, "nothing_to_answer")
 
+    def _discard_question(self, t: int, out: Outputs) -> None:
+        """ "nein" or "Korrektur" to a question about the player's own move: it is dropped,
+        with a draw offer said with the move."""
+        self.pending = None
+        self.offer_with_move = False
+        self.tell(out, t, "confirm.discarded")
+
     def _cmd_no(self, command: Command, t: int, out: Outputs) -> None:
         match self.pending:
             case PendingConfirm() | PendingChoice() | PendingRepeatOrMove() | PendingPromotion():
-                self.pending = None
-                self.offer_with_move = False  # said with the move now discarded
-                self.tell(out, t, "confirm.discarded")
+                self._discard_question(t, out)
             case PendingResign():
                 self.pending = None
                 self.tell(out, t, "resign.cancelled")
@@ -1354,9 +1362,7 @@ class GameSession(SessionBase):
                 self.offer_with_move = False  # said with the move taken back
                 self.tell(out, t, "correction.done")
             case PendingConfirm() | PendingChoice() | PendingRepeatOrMove() | PendingPromotion():
-                self.pending = None
-                self.offer_with_move = False
-                self.tell(out, t, "confirm.discarded")
+                self._discard_question(t, out)
             case _ if self.sheet.entries and (
                 self.sheet.entries[-1].by == self.blind or self.opponent_speaks
             ):

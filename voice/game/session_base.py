@@ -235,13 +235,13 @@ class SessionBase:
             extra, "repeat_back_check", settings.session.repeat_back_check
         )
         self.opponent_speaks = _setup_flag(extra, "opponent_speaks", False)
+        """No board for the sighted opponent (``play --no-web``): the opponent's moves come
+        through the blind player's input too, said by the opponent or passed on by the player,
+        and are heard, asked back and confirmed like the player's own."""
         self.offer_with_move = False
         """The blind player said "Remis" before their move: the offer follows it."""
         self.window_resumed: PendingCorrection | None = None
         """A correction window open when the game stopped: its move is said as it is made."""
-        """No board for the sighted opponent (``play --no-web``): the opponent's moves come
-        through the blind player's input too, said by the opponent or passed on by the player,
-        and are heard, asked back and confirmed like the player's own."""
         self.warn_low_time = self.profile == "home" and _setup_flag(
             extra, "warn_low_time", settings.clock.warn_low_time
         )
@@ -298,14 +298,19 @@ class SessionBase:
         of the rules before (revision 21)."""
         return self.revision >= 21 and not self.opponent_speaks
 
+    def offer_too_early(self, t: int, out: Outputs) -> bool:
+        """Whether a draw offer made with the blind player's next move would still come too
+        early (before the opponent's first move, as :meth:`Draws.offer` says); if so, said."""
+        if any(entry.by == self.sighted for entry in self.sheet.entries):
+            return False
+        self.tell(out, t, "draw.too_early")
+        return True
+
     def hold_offer(self, t: int, out: Outputs) -> None:
-        """Hold the blind player's draw offer for their next move, and say so; before the
-        opponent's first move it would still be too early then (as :meth:`Draws.offer` says)."""
-        if not any(entry.by == self.sighted for entry in self.sheet.entries):
-            self.tell(out, t, "draw.too_early")
-            return
-        self.offer_with_move = True
-        self.tell(out, t, "draw.offer_with_next_move")
+        """Hold the blind player's draw offer for their next move, and say so."""
+        if not self.offer_too_early(t, out):
+            self.offer_with_move = True
+            self.tell(out, t, "draw.offer_with_next_move")
 
     def make(
         self,
@@ -544,16 +549,30 @@ class SessionBase:
         )
 
 
+class BadFen(ScriptError):
+    """A set-up FEN that cannot be read (``unreadable``) or is no legal position."""
+
+    def __init__(self, text: str, *, unreadable: bool) -> None:
+        super().__init__(text)
+        self.unreadable = unreadable
+
+
+def read_fen(fen: str) -> chess.Board:
+    """The position a FEN describes; :class:`BadFen` when it is none or no legal one."""
+    try:
+        board = chess.Board(fen)
+    except ValueError as error:
+        raise BadFen(f"setup.fen: not a FEN: {error}", unreadable=True) from None
+    if not board.is_valid():
+        raise BadFen(f"setup.fen: not a legal position ({problems(board)})", unreadable=False)
+    return board
+
+
 def _start_board(fen: str | None) -> chess.Board:
     """The start position; a FEN that does not describe a legal position is a setup error."""
     if not fen:
         return chess.Board()
-    try:
-        board = chess.Board(fen)
-    except ValueError as error:
-        raise ScriptError(f"setup.fen: not a FEN: {error}") from None
-    if not board.is_valid():
-        raise ScriptError(f"setup.fen: not a legal position ({problems(board)})")
+    board = read_fen(fen)
     if (reason := position_over(board)) is not None:
         raise PositionOver(reason)
     return board

@@ -71,8 +71,7 @@ class TextInput:
                         break
                     if self._closed.is_set():
                         continue
-                    keys = keys_typed(line) if on_keys is not None else None
-                    if keys is not None and on_keys is not None:
+                    if on_keys is not None and (keys := keys_typed(line)) is not None:
                         on_keys(keys)
                     else:
                         deliver(typed(line))

@@ -444,14 +444,13 @@ class App:
         """``--fen`` said wrong, in the player's words: it was the set-up's English ("setup.fen:
         not a FEN: expected 8 rows …") inside a sentence that named a setting to correct (a
         new user's trial)."""
-        import chess
+        from voice.game.session_base import BadFen, read_fen
 
         try:
-            board = chess.Board(fen)
-        except ValueError:
-            raise Startup(self.text("fail.fen_unreadable", fen=fen)) from None
-        if not board.is_valid():
-            raise Startup(self.text("fail.fen_illegal", fen=fen))
+            read_fen(fen)
+        except BadFen as bad:
+            key = "fail.fen_unreadable" if bad.unreadable else "fail.fen_illegal"
+            raise Startup(self.text(key, fen=fen)) from None
 
     def _new_session(self, setup: Setup) -> GameSession:
         from voice.rules.events import PositionOver, ScriptError
