@@ -109,3 +109,36 @@ def test_command_line_reports_bad_config_and_exits_2(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert f"{path}: key 'web.port'" in result.stderr
+
+
+def _voice_chess(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "voice", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_config_check_and_path_speak_the_language_of_the_settings(tmp_path: Path) -> None:
+    """``config check`` said "settings are valid" in English to a German player (a new user's
+    trial): it speaks ``[language] blind``, as every other command does."""
+    checked = _voice_chess("config", "check")  # the defaults: German
+    assert (checked.returncode, checked.stdout) == (0, "Die Einstellungen sind gültig.\n")
+    english = write(tmp_path, '[language]\nblind = "en"\n')
+    checked = _voice_chess("--config", str(english), "config", "check")
+    assert checked.stdout == "The settings are valid.\n"
+    where = _voice_chess("config", "path").stdout.splitlines()
+    assert where[1].startswith("Voreinstellungen: ") and where[1].endswith("default.toml")
+
+
+def test_the_clock_without_a_terminal_says_so_in_the_players_language(tmp_path: Path) -> None:
+    refused = _voice_chess("clock", "--no-speech", "--no-listen")
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr == (
+        "voice-chess clock: Die Uhr braucht die Tastatur eines Terminals, und die "
+        "Standardeingabe ist keines. Abhilfe: voice-chess clock in einem Terminal starten.\n"
+    )
+    persian = _voice_chess("clock", "--language", "fa")
+    assert "ترمینال" in persian.stderr and "terminal" not in persian.stderr

@@ -314,10 +314,8 @@ class _Opened:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     language = args.language or settings.language.blind
     if not sys.stdin.isatty():  # before anything is written or cut off a journal
-        print(
-            "voice-chess clock: needs a terminal keyboard (standard input is not one)",
-            file=sys.stderr,
-        )
+        text = display_text(message(language, "clock.fail.no_terminal"), language)
+        print(f"voice-chess clock: {text}", file=sys.stderr)
         return 2
     try:
         opened = (
