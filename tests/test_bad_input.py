@@ -197,6 +197,17 @@ def test_a_fen_that_is_already_over_starts_no_game(tmp_path: Path, fen: str, why
             "Die Stellung --fen 8/8/8/8/8/8/8/8 w - - 0 1 kann in keiner Partie vorkommen. "
             "Abhilfe: die Könige, die Bauern und wer am Zug ist prüfen.",
         ),
+        (
+            "4k3/8/8/8/8/8/8/4K2R w KQk - 0 1",
+            "passt das Rochaderecht KQk nicht zu den Königen und Türmen: für jede Rochade "
+            "stehen der König und dieser Turm auf ihren Ausgangsfeldern. Abhilfe: K statt KQk "
+            "angeben.",
+        ),
+        (
+            "4k3/8/8/8/8/8/4P3/4K3 w - e3 0 1",
+            "passt das En-passant-Feld e3 nicht zum letzten Zug: es liegt hinter einem Bauern, "
+            "der gerade zwei Felder vorgerückt ist. Abhilfe: - statt e3 angeben.",
+        ),
     ],
 )
 def test_a_bad_fen_option_is_one_sentence_in_the_players_words(

@@ -550,22 +550,41 @@ class SessionBase:
 
 
 class BadFen(ScriptError):
-    """A set-up FEN that cannot be read (``unreadable``) or is no legal position."""
+    """A set-up FEN that is no legal position, and which of its parts is wrong (``fault``):
+    ``unreadable`` (no FEN at all), ``castling`` (castling rights the kings and rooks do not
+    have: ``given`` and the ``fixed`` rights they do have), ``en_passant`` (a square no
+    double step has passed: ``given``), or ``illegal`` (the pieces or whose move it is)."""
 
-    def __init__(self, text: str, *, unreadable: bool) -> None:
+    def __init__(self, text: str, fault: str, given: str = "", fixed: str = "") -> None:
         super().__init__(text)
-        self.unreadable = unreadable
+        self.fault = fault
+        self.given = given
+        self.fixed = fixed
+
+    @property
+    def unreadable(self) -> bool:
+        return self.fault == "unreadable"
 
 
 def read_fen(fen: str) -> chess.Board:
-    """The position a FEN describes; :class:`BadFen` when it is none or no legal one."""
+    """The position a FEN describes; :class:`BadFen` when it is none or no legal one. Wrong
+    castling rights or a wrong en passant square are named on their own: the pieces are
+    right there, and one field is to change (a review)."""
     try:
         board = chess.Board(fen)
     except ValueError as error:
-        raise BadFen(f"setup.fen: not a FEN: {error}", unreadable=True) from None
-    if not board.is_valid():
-        raise BadFen(f"setup.fen: not a legal position ({problems(board)})", unreadable=False)
-    return board
+        raise BadFen(f"setup.fen: not a FEN: {error}", "unreadable") from None
+    if board.is_valid():
+        return board
+    text = f"setup.fen: not a legal position ({problems(board)})"
+    status = board.status()
+    fields = fen.split()
+    if status & ~(chess.STATUS_BAD_CASTLING_RIGHTS | chess.STATUS_INVALID_EP_SQUARE):
+        raise BadFen(text, "illegal")
+    if status & chess.STATUS_BAD_CASTLING_RIGHTS:
+        # python-chess keeps only the rights the kings and rooks have: the fix to offer.
+        raise BadFen(text, "castling", given=fields[2], fixed=board.castling_xfen())
+    raise BadFen(text, "en_passant", given=fields[3], fixed="-")
 
 
 def _start_board(fen: str | None) -> chess.Board:

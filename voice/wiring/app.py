@@ -449,8 +449,8 @@ class App:
         try:
             read_fen(fen)
         except BadFen as bad:
-            key = "fail.fen_unreadable" if bad.unreadable else "fail.fen_illegal"
-            raise Startup(self.text(key, fen=fen)) from None
+            key = _FEN_FAULTS[bad.fault]
+            raise Startup(self.text(key, fen=fen, given=bad.given, fixed=bad.fixed)) from None
 
     def _new_session(self, setup: Setup) -> GameSession:
         from voice.rules.events import PositionOver, ScriptError
@@ -1048,6 +1048,14 @@ class App:
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+_FEN_FAULTS = {
+    "unreadable": "fail.fen_unreadable",
+    "illegal": "fail.fen_illegal",
+    "castling": "fail.fen_castling",
+    "en_passant": "fail.fen_en_passant",
+}
+"""The sentence for each fault of a ``--fen`` (:class:`voice.game.session_base.BadFen`)."""
 
 
 def _speech(heard: Heard, guess: str = "") -> Callable[[int], InputEvent]:
