@@ -182,3 +182,26 @@ def test_a_resumed_game_names_the_options_it_does_not_use(settings: Settings) ->
     assert unused_on_resume(with_level, settings, level=5) == ["--level 5"]
     assert unused_on_resume(setup, settings, profile="tournament") == ["--profile tournament"]
     assert unused_on_resume(setup, settings, profile="home") == []
+
+
+def test_a_typed_letter_is_a_key_only_where_it_is_no_word_of_the_player(
+    settings: Settings,
+) -> None:
+    """A key's letter alone on a typed line does what the key does ("t": the time), but not
+    a letter the player's own [vocabulary] words make a word: with file words "a" … "h",
+    "a" answering "Turm a oder f d eins?" called the arbiter and stopped the clock, and "f"
+    read the cursor's file (a review)."""
+    from voice import config
+    from voice.wiring.app import App
+
+    letters = config.override(settings, vocabulary={"file_words": list("abcdefgh")})
+    app = App(Plan("play", text=True, speech=False), letters)
+    assert app._typed_key((("a", 1.0),)) is None
+    assert app._typed_key((("F", 1.0),)) is None
+    assert app._typed_key((("t", 1.0),)) == "time"  # no word: the key
+    default = App(Plan("play", text=True, speech=False), settings)
+    assert default._typed_key((("a", 1.0),)) == "arbiter"  # "a" is only a filler there
+    assert default._typed_key((("f", 1.0),)) == "cursor_file"
+    assert default._typed_key((("tt", 1.0),)) is None
+    aliased = config.override(settings, vocabulary={"aliases": {"e": "eva"}})
+    assert App(Plan("play"), aliased)._typed_key((("e", 1.0),)) is None  # read as "Eva"

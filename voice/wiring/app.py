@@ -73,6 +73,7 @@ from voice.wiring.app_decisions import (
     question_phrases,
     resume_command,
     shown,
+    typed_key,
     unused_on_resume,
     with_engine,
     yes_or_no,
@@ -965,11 +966,10 @@ class App:
             await self.host.submit(_speech(heard))
 
     def _typed_key(self, heard: Heard) -> str | None:
-        """A key's letter typed alone on a line ("t", Enter): its action, as the key would
-        do it. Without a microphone the game reads whole lines, and the keys of
-        ``[session.keys]`` were answered "Nicht verstanden"; no word is one letter long."""
-        text = heard[0][0].strip().lower() if heard else ""
-        return self.key_actions.get(text) if len(text) == 1 else None
+        """A key's letter typed alone on a line: its action (:func:`typed_key`). Without a
+        microphone the game reads whole lines, and the keys of ``[session.keys]`` were
+        answered "Nicht verstanden"."""
+        return typed_key(heard[0][0], self.key_actions, self.vocab) if heard else None
 
     async def _key(self, action: str) -> bool:
         """A game key; True when the player confirmed quitting."""

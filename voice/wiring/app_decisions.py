@@ -27,6 +27,7 @@ from voice.rules.events import (
     Side,
 )
 from voice.rules.timecontrol import TimeControlError, parse_time_control
+from voice.words.explore_words import EXPLORE_WORDS
 from voice.words.utterance import Heard, read_command
 from voice.words.vocabulary import Phrase, Vocabulary, yes_no_phrases
 
@@ -215,6 +216,22 @@ def level_answer(vocab: Vocabulary, heard: Heard, default: int, levels: int) -> 
 
 
 # -- during the game ----------------------------------------------------------------------------
+
+
+def typed_key(text: str, key_actions: dict[str, str], vocab: Vocabulary) -> str | None:
+    """The action of a key's letter typed alone on a line ("t", Enter), as the key would do
+    it; None for any other line. Not a letter the player's words make a word: with
+    ``[vocabulary] file_words`` "a" … "h", "a" alone answers "Turm a oder f d eins?" and
+    "f" is a file, and as keys they called the arbiter and read the cursor's file (a
+    review). The words are read as the game reads them (aliases too)."""
+    letter = text.strip().lower()
+    if len(letter) != 1:
+        return None
+    words = vocab.all_words() | EXPLORE_WORDS[vocab.command_set]
+    if any(word in words for word in vocab.normalize(letter)):
+        return None
+    return key_actions.get(letter)
+
 
 KeyDecision = Literal["quit", "ask_quit", "stop", "talk", "submit"]
 
