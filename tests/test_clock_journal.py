@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from voice.cli.clock import _Announcer, _Keeper, _loop, _resumed
+from voice.cli import build_parser
+from voice.cli.clock import _Announcer, _Keeper, _loop, _resumed, _saved
 from voice.config import Settings
 from voice.game.clock_mode import ClockSession
 from voice.rules.events import KeyPress, OutputEvent, Say, Setup, Tick
@@ -91,9 +92,9 @@ def test_a_disk_that_fills_up_mid_game_stops_the_saving_not_the_clock() -> None:
 # -- voice-chess clock --resume: an ended clock, a journal with a line the clock refuses --------
 
 
-def _resume_args(path: Path, **options: str | None) -> argparse.Namespace:
-    given = {"control": None, "blind": None, "language": None, "laws": None, "profile": None}
-    return argparse.Namespace(resume=path, config=None, **{**given, **options})
+def _resume_args(path: Path, *options: str) -> argparse.Namespace:
+    """``voice-chess clock --resume PATH OPTIONS`` as the command line reads it."""
+    return build_parser().parse_args(["clock", "--resume", str(path), *options])
 
 
 def _said_text(outputs: list[OutputEvent]) -> list[str]:
@@ -112,7 +113,7 @@ def test_a_clock_ended_with_q_twice_says_so_and_how_to_start_a_new_one(
     with Journal.create(path, setup) as journal:
         journal.extend([KeyPress(1000, "press"), KeyPress(5000, "quit"), KeyPress(6000, "quit")])
     kept = path.read_bytes()
-    opened = _resumed(_resume_args(path, control="300"), settings, "de")
+    opened = _resumed(_resume_args(path, "--control", "300"), settings, "de")
     try:
         assert opened.session.finished
         assert _said_text(opened.greeting) == [
@@ -150,3 +151,29 @@ def test_a_clock_journal_holding_a_refused_correction_is_resumed_naming_the_line
     finally:
         if opened.journal is not None:
             opened.journal.close()
+
+
+@pytest.mark.parametrize(
+    ("options", "command"),
+    [
+        ((), "voice-chess clock"),
+        (("--no-speech", "--no-listen"), "voice-chess clock --no-speech --no-listen"),
+        (("--no-listen", "--control", "300", "--language", "en"), "voice-chess clock --no-listen"),
+    ],
+)
+def test_the_command_printed_to_resume_a_clock_is_the_one_the_user_ran(
+    settings: Settings, tmp_path: Path, options: tuple[str, ...], command: str
+) -> None:
+    """A new user's trial: started with --no-speech --no-listen, the clock printed "Fortsetzen
+    mit: voice-chess clock --resume …", and the copied command brought back a clock that
+    spoke and listened. What the journal keeps (the control, the language) is not repeated."""
+    path = tmp_path / "clock-20261102-180000.jsonl"
+    session, journal = _clock(settings, path)
+    journal.close()
+    args = build_parser().parse_args(["clock", *options])
+    assert _saved(path, session, args) == (
+        f"Die Uhr ist gespeichert in {path}. Fortsetzen mit: {command} --resume {path}"
+    )
+    mine = tmp_path / "mine.toml"
+    args = build_parser().parse_args(["--config", str(mine), "clock", *options])
+    assert f"Fortsetzen mit: voice-chess --config {mine} clock" in _saved(path, session, args)

@@ -141,7 +141,7 @@ def test_the_talking_clock_says_when_every_clock_was_ended(
         [KeyPress(1000, "press"), KeyPress(5000, "quit"), KeyPress(6000, "quit")],
         age_s=60,
     )
-    args = argparse.Namespace(resume=LATEST, config=None)
+    args = argparse.Namespace(resume=LATEST, config=None, speech=True, listen=True)
     with pytest.raises(_Refused) as refused:
         _resumed(args, settings, "en")
     assert str(refused.value) == (

@@ -362,7 +362,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 spoken.close()
             announcer.close(finish_speaking=finished)
         if keeper.journal is not None and path is not None:
-            print(display_text(_saved(path, session, args.config), language), flush=True)
+            print(display_text(_saved(path, session, args), language), flush=True)
     finally:
         keeper.close()
     return 130 if interrupted else 0
@@ -416,7 +416,7 @@ def _resumed(args: argparse.Namespace, settings: Settings, language: str) -> _Op
         mode = read_journal(path).setup.mode
     except (FileNotFoundError, NotADirectoryError):  # none there, or the folder is a file
         if only_finished(path):  # --resume alone passes ended clocks by
-            command = command_of("clock", args.config)
+            command = clock_command(args)
             text = message(
                 language, "clock.fail.none_unfinished", path=path.parent, command=command
             )
@@ -442,7 +442,7 @@ def _resumed(args: argparse.Namespace, settings: Settings, language: str) -> _Op
     assert isinstance(session, ClockSession)  # the journal's set-up says so
     greeting = resumed.announcement
     if session.finished:  # "Diese Uhr wurde beendet …": nothing goes on, no option is used
-        command = command_of("clock", args.config)
+        command = clock_command(args)
         text = message(session.language, "clock.start_new", command=command)
         greeting = [*greeting, Say(resumed.contents.last_ms, text)]
         return _Opened(session, resumed.journal, resumed.contents.last_ms, greeting)
@@ -475,15 +475,26 @@ def _show_ended(opened: _Opened, settings: Settings, speech: bool) -> int:
     return 0
 
 
-def _saved(path: Path, session: ClockSession, config: Path | None) -> str:
-    """Where the clock is kept, and how to go on with it if it was not ended (with the
-    settings file it was started with: the journal does not keep the keys or the devices)."""
+def _saved(path: Path, session: ClockSession, args: argparse.Namespace) -> str:
+    """Where the clock is kept, and how to go on with it if it was not ended."""
     text = message(session.language, "clock.saved", path=path)
     if not session.finished:
-        text += " " + message(
-            session.language, "clock.resume_hint", command=command_of("clock", config), path=path
-        )
+        command = clock_command(args)
+        text += " " + message(session.language, "clock.resume_hint", command=command, path=path)
     return text
+
+
+def clock_command(args: argparse.Namespace) -> str:
+    """``voice-chess clock`` as the user ran it, less what its journal keeps: the settings
+    file (the journal does not keep the keys or the devices), ``--no-speech`` and
+    ``--no-listen``. Without them a user who copied the printed command got another clock:
+    one that speaks and listens (a new user's trial)."""
+    words = [command_of("clock", args.config)]
+    if not args.speech:
+        words.append("--no-speech")
+    if not args.listen:
+        words.append("--no-listen")
+    return " ".join(words)
 
 
 def _listen(
