@@ -90,6 +90,8 @@ def test_9_3_fifty_moves_claim_with_the_intended_move(settings: Settings) -> Non
 def test_9_5_3_wrong_claim_home_profile_penalised_move_made_claim_counts_as_offer(
     settings: Settings,
 ) -> None:
+    """A journal of revision 21 replays as it was played: "Remis Springer Felix drei" at home
+    was a claim, and a wrong one was penalised at once."""
     out = run("r953_wrong_claim_home_penalised", settings)
     assert says(out, "all", 3.0)[0] == (
         "Der Remisanspruch von Weiß ist nicht berechtigt. Der Gegner erhält eine Minute. "
@@ -101,6 +103,47 @@ def test_9_5_3_wrong_claim_home_profile_penalised_move_made_claim_counts_as_offe
     # 9.1.2.3: the claim was a draw offer, which the opponent accepts.
     _ended(out, "1/2-1/2", "agreement", 4.0)
     assert "(=)" in pgn_text(out)
+
+
+def test_9_1_2_2_remis_before_the_move_at_home_where_no_claim_is_right_offers_with_it(
+    settings: Settings,
+) -> None:
+    """ "Remis Springer Felix drei" at home, where neither the position nor the move gives a
+    claim: the offer made with that move (9.1.2.2), as "Springer Felix drei Remis" is. It was
+    a wrong claim (9.2.1.1), and the opponent got a minute at once (9.5.3) for words a home
+    player types to offer a draw with the move (a review)."""
+    out = run_text(
+        """
+        {"setup": {"mode": "game", "blind": "white", "time_control": "900+10"}}
+        {"t": 1, "blind": "Eva vier"}
+        {"t": 2, "sighted": "e5"}
+        {"t": 3, "blind": "Remis Springer Felix drei"}
+        {"t": 4, "key": "sighted:draw_accept"}
+        """,
+        settings,
+    )
+    assert says(out, "blind", 3.0) == ["Springer Felix drei", "Weiß bietet Remis an."]
+    assert moves(out) == ["e2e4", "e7e5", "g1f3"]
+    assert clock_at(out, 3.0)["black"] == clock_at(out, 2.0)["black"]  # no penalty time
+    _ended(out, "1/2-1/2", "agreement", 4.0)
+
+
+def test_9_2_1_1_remis_before_the_move_stays_a_claim_at_a_tournament_board(
+    settings: Settings,
+) -> None:
+    """At a tournament board the words stay the claim with the intended move, for the arbiter
+    to decide (D.2.10: the assistant passes the player's claim on)."""
+    out = run_text(
+        """
+        {"setup": {"mode": "game", "blind": "white", "time_control": "900+10",
+                   "profile": "tournament"}}
+        {"t": 1, "blind": "Eva vier"}
+        {"t": 2, "sighted": "e5"}
+        {"t": 3, "blind": "Remis Springer Felix drei"}
+        """.replace("\n                   ", " "),
+        settings,
+    )
+    assert says(out, "all", 3.0)[0].startswith("Der Remisanspruch von Weiß ist nicht berechtigt.")
 
 
 def test_9_5_3_wrong_claim_tournament_profile_logged_for_the_arbiter(settings: Settings) -> None:
@@ -209,12 +252,12 @@ def test_9_2_1_remis_said_with_a_move_where_a_claim_is_right_claims(settings: Se
 def test_9_5_3_a_wrong_claim_with_its_move_is_the_offer_held_before_it(
     settings: Settings,
 ) -> None:
-    """ "Remis", then a claim with the intended move: the wrong claim makes the move and counts
-    as the offer (9.1.2.3), so the offer held for that move is made; the next move carries
-    none."""
+    """ "Remis", then a claim with the intended move (at a tournament board: at home these words
+    offer with the move): the wrong claim makes the move and counts as the offer (9.1.2.3), so
+    the offer held for that move is made; the next move carries none."""
     out = run_text(
         """
-        {"setup": {"mode": "game", "blind": "white", "time_control": "600"}}
+        {"setup": {"mode": "game", "time_control": "600", "profile": "tournament"}}
         {"t": 1, "blind": "Eva vier"}
         {"t": 2, "sighted": "e5"}
         {"t": 3, "blind": "Remis"}

@@ -1453,7 +1453,8 @@ class GameSession(SessionBase):
     def _cmd_draw(self, command: Command, t: int, out: Outputs) -> None:
         self._finish_window(t, out)
         if command.rest:
-            self.draws.claim_with_move(command.rest, t, out)
+            if not self._offered_with(command.rest, t, out):
+                self.draws.claim_with_move(command.rest, t, out)
         elif self.opponent_speaks and self.offer is not None:
             self._open_question(PendingDrawAccept(other(self.offer.by)), t, out)
         elif self.opponent_speaks and self.draws.claimable(self.board):
@@ -1462,6 +1463,25 @@ class GameSession(SessionBase):
             self._open_question(PendingDrawAccept(side_of(self.board.turn), claim=True), t, out)
         else:
             self.draws.draw(self._draw_side(), t, out)
+
+    def _offered_with(self, rest: Phrase, t: int, out: Outputs) -> bool:
+        """ "Remis Springer Felix drei" at home where no claim would be right (neither the
+        position nor that move repeats a position a third time or completes fifty moves): the
+        offer made with the move (9.1.2.2), as "Springer Felix drei Remis" is. Taken as a
+        claim (9.2.1.1), it cost the player the penalty time at once (9.5.3), for words a home
+        player types to offer a draw with the move (a review). At a tournament board the words
+        stay the claim, for the arbiter to decide (the program never penalises there); a claim
+        that is right is made as before. Revision 22."""
+        if self.revision < 22 or self.profile != "home" or not self.holds_offers():
+            return False
+        if not self.hears_moves() or self.draws.claimable(self.board):
+            return False
+        heard = [Hypothesis(rest)]
+        named = match_move(self.board, heard, self.vocab, self.settings.matching)
+        if named.move is not None and named.move in self.draws.claim_moves(self.board):
+            return False
+        self._move_with_offer(heard, False, t, out)
+        return True
 
     def _open_question(self, question: Pending, t: int, out: Outputs) -> None:
         """Open ``question`` and say it."""
