@@ -8,6 +8,7 @@ here waits in real time. The pty tests (tests/test_clock_pty.py) run the real pr
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 import pytest
@@ -177,3 +178,25 @@ def test_the_command_printed_to_resume_a_clock_is_the_one_the_user_ran(
     mine = tmp_path / "mine.toml"
     args = build_parser().parse_args(["--config", str(mine), "clock", *options])
     assert f"Fortsetzen mit: voice-chess --config {mine} clock" in _saved(path, session, args)
+
+
+def test_a_clock_journal_keeps_the_clock_rules_it_ran_by(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """A press after a flag fall switched the clock in the clocks before revision 2: a journal
+    says which rules it ran by, so that it replays as it was played (the interactive clock's,
+    and a script's journaled by ``simulate --journal``)."""
+    from voice.cli.clock import _new
+    from voice.game.clock_mode import REVISION
+    from voice.runtime.resume import run_journaled
+
+    opened = _new(build_parser().parse_args(["clock"]), settings, "de")
+    assert opened.journal is not None
+    opened.journal.close()
+    assert read_journal(opened.journal.path).setup.extra["revision"] == REVISION == 2
+    for given, kept in (({}, REVISION), ({"revision": 1}, 1)):
+        path = tmp_path / f"clock-{kept}.jsonl"
+        setup = {"mode": "clock", "time_control": "10", **given}
+        lines = [json.dumps({"setup": setup}), '{"t": 12, "press": "white"}']
+        list(run_journaled(lines, settings, journal_path=path))
+        assert read_journal(path).setup.extra["revision"] == kept

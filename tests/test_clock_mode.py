@@ -124,13 +124,81 @@ def test_flag_before_the_control_says_moves_played_and_required(settings: Settin
 
 
 def test_second_flag_says_which_fell_first(settings: Settings) -> None:
-    """Guideline III.3.1 matters only when the order is unknown; here it is known and said."""
-    clock = session(settings, control="10", language="en", profile="tournament")
+    """Guideline III.3.1 matters only when the order is unknown; here it is known and said.
+    An older clock's journal (revision 1), where a press after the flag still switched the
+    clock, replays as it was played."""
+    clock = session(
+        settings, control="10", language="en", profile="tournament", extra={"revision": 1}
+    )
     clock.handle(Tick(10 * S))
     clock.handle(ClockPress(12 * S, "white"))
     out = clock.handle(Tick(22 * S))
     assert said(out) == ["Time is up for Black too. White ran out first."]
     assert clock.next_wakeup_ms() is None
+
+
+def test_a_press_after_a_flag_fall_leaves_the_clock_standing(settings: Settings) -> None:
+    """6.9: the flag decided the game, and the clock stands. A press switched it (a new
+    user's trial): the opponent's clock ran, with an increment for a move made after the
+    flag, and a second flag fell. It says that the time is up and the clock stands; the time
+    and the moves are still answered."""
+    clock = session(settings, control="10+2", language="de", profile="tournament")
+    assert "Zeit abgelaufen für Weiß." in said(clock.handle(Tick(10 * S)))
+    for t in (12 * S, 14 * S):
+        out = clock.handle(ClockPress(t, "white"))
+        assert said(out) == ["Zeit abgelaufen für Weiß. Die Uhr steht."]
+        assert out[-1] == ClockState(t, white_ms=0, black_ms=10 * S, running="white", moves=0)
+    assert said(clock.handle(KeyPress(15 * S, "press"))) == [
+        "Zeit abgelaufen für Weiß. Die Uhr steht."
+    ]
+    assert said(clock.handle(KeyPress(16 * S, "pause"))) == [
+        "Zeit abgelaufen für Weiß. Die Uhr steht."
+    ]
+    assert not clock.time_runs() and clock.next_wakeup_ms() is None
+    assert said(clock.handle(Ask(60 * S, "time"))) == [
+        "Weiß null Sekunden, Schwarz zehn Sekunden. Gespielt: null Züge. Zeit abgelaufen für Weiß."
+    ]
+    assert said(clock.handle(Ask(61 * S, "moves"))) == ["Gespielt: null Züge."]
+
+
+def test_time_the_arbiter_gives_after_the_flag_lets_the_clock_go_on(settings: Settings) -> None:
+    """The flag stays down until the arbiter gives that side time (6.10.2); then a press
+    switches the clock again, as before the flag."""
+    clock = session(settings, control="10+2", language="de", profile="tournament")
+    clock.handle(Tick(10 * S))
+    clock.handle(ArbiterAction(20 * S, "set_time", {"side": "white", "seconds": 60}))
+    assert clock.time_runs()
+    out = clock.handle(ClockPress(25 * S, "white"))
+    assert said(out) == []
+    assert out[-1] == ClockState(25 * S, white_ms=57 * S, black_ms=10 * S, running="black", moves=1)
+
+
+def test_under_the_2001_laws_a_rapid_flag_counts_when_claimed_so_the_clock_goes_on(
+    settings: Settings,
+) -> None:
+    """2001 B.6: in rapid play the flag counts only when claimed; the game goes on until then,
+    and both flags down is a draw (B.8)."""
+    clock = session(settings, control="900+10", language="en", laws="2001")
+    clock.handle(Tick(900 * S))
+    out = clock.handle(ClockPress(901 * S, "white"))
+    assert said(out) == [] and out[-1].running == "black"  # type: ignore[union-attr]
+
+
+def test_an_older_clock_journal_replays_a_press_after_the_flag_as_it_was_played(
+    settings: Settings,
+) -> None:
+    """A journal of the interactive clock without a revision was written before the flag
+    stood: its press after the flag switched the clock then, and does so when it is replayed."""
+    older = session(settings, control="10+2", start_ms=None, extra={"start": "press"})
+    assert older.revision == 1
+    older.handle(KeyPress(0, "press"))
+    older.handle(Tick(10 * S))
+    out = older.handle(KeyPress(12 * S, "press"))
+    assert out[-1] == ClockState(12 * S, white_ms=0, black_ms=10 * S, running="black", moves=1)
+    current = session(
+        settings, control="10+2", start_ms=None, extra={"start": "press", "revision": 2}
+    )
+    assert current.revision == 2
 
 
 def test_low_time_warnings_in_home_profile_for_the_blind_player(settings: Settings) -> None:

@@ -240,27 +240,27 @@ def test_a_flag_claim_with_no_fallen_flag_is_refused_with_one_sentence(settings:
     assert says(out, "sighted", 2.0) == ["Es ist keine Fahne gefallen, die Sie reklamieren können."]
 
 
-SECOND_FLAG = "Zeit abgelaufen auch für Schwarz. "
-
-
-@pytest.mark.parametrize(
-    ("edition", "said"),
-    [
-        pytest.param("2023", "Weiß hatte die Zeit zuerst überschritten.", id="iii_3_1-2023"),
-        pytest.param("2018", "Weiß hatte die Zeit zuerst überschritten.", id="iii_3_1-2018"),
-        pytest.param(
-            "2001",
-            "Beide Fahnen sind gefallen: nach den Regeln von 2001 ist die Schnellpartie remis.",
-            id="2001_b_8-2001",
-        ),
-    ],
-)
-def test_the_talking_clock_on_the_second_flag_in_rapid_play(
-    edition: str, said: str, settings: Settings
+@pytest.mark.parametrize("edition", BOTH_NEWER)
+def test_the_talking_clock_stands_after_a_flag_in_rapid_play_under_2023_and_2018(
+    edition: str, settings: Settings
 ) -> None:
-    """III.3.1: the order is known, so it is said; 2001 B.8: both flags down draws."""
+    """A.5.5: the flag is called, the game is decided (6.9): a press after it leaves the clock
+    standing, and no second flag falls."""
     out = run_under("laws_clock_rapid_both_flags", edition, settings)
-    assert says(out, "blind", 1850.0) == [SECOND_FLAG + said]
+    assert says(out, "blind", 950.0) == ["Zeit abgelaufen für Weiß. Die Uhr steht."]
+    assert [line["flag"] for line in out if "flag" in line] == ["white"]
+
+
+def test_the_talking_clock_on_the_second_flag_in_rapid_play_under_2001(
+    settings: Settings,
+) -> None:
+    """2001 B.6: the flag counts when claimed, so the clock goes on; B.8: both flags down
+    draws."""
+    out = run_under("laws_clock_rapid_both_flags", "2001", settings)
+    assert says(out, "blind", 1850.0) == [
+        "Zeit abgelaufen auch für Schwarz. "
+        "Beide Fahnen sind gefallen: nach den Regeln von 2001 ist die Schnellpartie remis."
+    ]
 
 
 # -- the scoresheet (8.1, 8.1.6) ------------------------------------------------------------------

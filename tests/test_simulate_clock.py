@@ -92,10 +92,23 @@ def test_home_profile_warnings_appear_at_their_instants(settings: Settings) -> N
     assert out.index({"t": 30.0, "say": "Noch dreißig Sekunden.", "to": "blind"}) == 0
 
 
-def test_both_flags_in_order(settings: Settings) -> None:
-    lines = script({"t": 70, "press": "white"}, {"t": 200, "ask": "moves"})
+def test_both_flags_in_order_in_an_older_clocks_journal(settings: Settings) -> None:
+    """Revision 1: a press after the flag switched the clock, and the second flag fell."""
+    lines = script({"t": 70, "press": "white"}, {"t": 200, "ask": "moves"}, setup={"revision": 1})
     flags = [line for line in run(lines, settings) if "flag" in line]
     assert flags == [{"t": 60.0, "flag": "white"}, {"t": 130.0, "flag": "black"}]
+
+
+def test_a_press_after_the_flag_leaves_the_clock_standing(settings: Settings) -> None:
+    lines = script(
+        {"t": 70, "press": "white"}, {"t": 200, "ask": "moves"}, setup={"language": "de"}
+    )
+    out = run(lines, settings)
+    assert [line for line in out if "flag" in line] == [{"t": 60.0, "flag": "white"}]
+    assert out[3:5] == [
+        {"t": 70.0, "say": "Zeit abgelaufen für Weiß. Die Uhr steht.", "to": "blind"},
+        clock(70.0, 0.0, 60.0, "white", 0),
+    ]
 
 
 def test_same_script_same_output(settings: Settings) -> None:

@@ -27,6 +27,7 @@ from voice.game.clock_mode import (
     ACTIONS,
     BOUNCE_MS,
     FIRST_PRESS,
+    REVISION,
     ClockSession,
     describe_fault,
 )
@@ -393,7 +394,7 @@ def _new(args: argparse.Namespace, settings: Settings, language: str) -> _Opened
         time_control=session.control.text,
         language=session.language,
         laws=session.laws.edition,
-        extra={**setup.extra, "start": FIRST_PRESS},
+        extra={**setup.extra, "start": FIRST_PRESS, "revision": REVISION},
     )
     folder = journal_dir(settings)
     greeting = session.welcome(0)

@@ -13,12 +13,20 @@ What is said, and when (docs/rules.md §2 and §6.4):
 
 - both times and the move count only on request (D.2.10.4);
 - a flag fall at once, at its own instant, in every profile: the assistant claims it (D.2.10.5);
-  with no board the clock cannot apply 6.9, so it says that the time is up, not who won; the
-  second flag names the first (Guideline III.3.1), or, in rapid play under the 2001 Laws (B.8),
-  says that the game is drawn;
+  with no board the clock cannot apply 6.9, so it says that the time is up, not who won; a
+  second flag (only where the game went on after the first: see below) names the first
+  (Guideline III.3.1), or, in rapid play under the 2001 Laws (B.8), says that the game is drawn;
 - low-time warnings for the blind player's own clock in the home profile only, at each
   configured threshold, never in the tournament profile;
 - confirmations of the user's own actions (start, pause, resume, quit, help mode).
+
+Once a flag has fallen the game is decided (6.9: lost, or drawn when the opponent cannot mate)
+and the clock stands, as a clock does that shows a fallen flag: a press neither switches it nor
+adds an increment, and says that the time is up and the clock stands; the time and the moves are
+still answered, and the arbiter's corrections still taken (time given to the side whose flag
+fell lets the clock go on). Under the 2001 Laws in rapid play a flag counts only when claimed
+(B.6), so there the game, and the clock, go on until the second flag (B.8). A journal of an
+older clock replays as it was played (:data:`REVISION`).
 
 An arbiter's correction the clock cannot make (a malformed action, one that needs a board, one
 that would leave a player no time) is refused with a sentence and changes nothing; so is every
@@ -48,7 +56,7 @@ from voice.rules.arbiter import (
     SetTime,
     leaves_time,
 )
-from voice.rules.clock import Clock, ClockError, FlagFall, Side
+from voice.rules.clock import SIDES, Clock, ClockError, FlagFall, Side
 from voice.rules.events import (
     ArbiterAction,
     Ask,
@@ -118,6 +126,7 @@ class ClockSession:
         self._thresholds_ms = sorted({s * 1000 for s in settings.clock.low_time_warnings})
         self._armed: set[int] = set()
         self.bounce_ms = _bounce_ms(setup.extra)
+        self.revision = revision_of(setup.extra)
         self._last_press: int | None = None
         if start_ms is not None:
             self.clock.start(start_ms)
@@ -183,8 +192,12 @@ class ClockSession:
         return min(instants)
 
     def time_runs(self) -> bool:
-        """Whether a side's clock is running (started, not paused, not ended)."""
-        return not self.finished and self.clock.running is not None and not self.clock.paused
+        """Whether a side's clock is running (started, not paused, not ended, and the running
+        side's flag not down: its display stands at zero)."""
+        running = self.clock.running
+        if self.finished or running is None or self.clock.paused:
+            return False
+        return not self.clock.is_down(running)
 
     # -- what to say without being asked ------------------------------------------------------
 
@@ -408,6 +421,8 @@ class ClockSession:
             return [Say(t, message(self.language, "clock.started"))]
         if side is not None and side != self.clock.running:
             return []  # a stopped side's button does nothing, as on a real clock
+        if self.flag_stands():
+            return [Say(t, self._stands_words())]
         if self.clock.paused:
             return [Say(t, message(self.language, "clock.is_paused"))]
         presser = self.clock.running
@@ -420,6 +435,8 @@ class ClockSession:
     def _pause(self, t: int, *, on: bool) -> list[OutputEvent]:
         if not self.clock.started:
             return [Say(t, message(self.language, "clock.not_started"))]
+        if self.flag_stands():  # nothing runs that a pause could stop, or a resume restart
+            return [Say(t, self._stands_words())]
         if on == self.clock.paused:
             key = "clock.is_paused" if on else "clock.resumed"
             return [Say(t, message(self.language, key))]
@@ -428,6 +445,18 @@ class ClockSession:
             return [Say(t, message(self.language, "clock.paused"))]
         self.clock.resume(t)
         return [Say(t, message(self.language, "clock.resumed"))]
+
+    def flag_stands(self) -> bool:
+        """Whether a fallen flag has decided the game, so that the clock stands (6.9): not
+        where a flag counts only when claimed (2001 B.6, rapid), and not in the journal of an
+        older clock, where a press after the flag still switched it (revision 1)."""
+        if self.revision < 2 or self.laws.flag_needs_claim(self.control):
+            return False
+        return any(self.clock.is_down(side) for side in SIDES)
+
+    def _stands_words(self) -> str:
+        """ "Zeit abgelaufen für Weiß. Die Uhr steht.": what a press meets after the flag."""
+        return self._flags_report().strip() + " " + message(self.language, "clock.stands")
 
     def _toggle_help(self, t: int) -> list[OutputEvent]:
         self.help_mode = not self.help_mode
@@ -566,6 +595,22 @@ def _bounce_ms(extra: dict[str, object]) -> int:
     value = extra.get("bounce_ms", 0)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2000:
         raise ScriptError(f"setup.bounce_ms must be milliseconds from 0 to 2000, not {value!r}")
+    return value
+
+
+REVISION = 2
+"""The rules the talking clock plays by, written into its journals (``setup.revision``): 1 is
+every clock journal before it, where a press after a flag fall still switched the clock and
+added the increment; 2 lets a fallen flag stand (6.9). A set-up with ``"start": "press"`` (the
+interactive clock's journal) and no revision is revision 1; scripts without it play by the
+current rules."""
+
+
+def revision_of(extra: dict[str, object]) -> int:
+    """The clock revision of a set-up's extra keys (:data:`REVISION`)."""
+    value = extra.get("revision", 1 if extra.get("start") == FIRST_PRESS else REVISION)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= REVISION:
+        raise ScriptError(f"setup.revision of a clock must be 1 to {REVISION}, not {value!r}")
     return value
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from voice.config import Settings
+from voice.game.clock_mode import revision_of
 from voice.game.session_base import settings_snapshot
 from voice.game.simulate import Core, Finishing, Screening, make_core, run_script
 from voice.rules.events import InputEvent, OutputEvent, ScriptError, Setup, Tick, output_to_json
@@ -155,6 +156,9 @@ def run_journaled(
             pinned = replace(setup, laws=setup.laws or settings.rules.edition)
             if setup.mode == "game":
                 pinned = _pinned_game(pinned, settings)
+            else:  # the clock's rules as the script ran (its own revision, or today's)
+                revision = revision_of(setup.extra)
+                pinned = replace(pinned, extra={**setup.extra, "revision": revision})
             opened.append(Journal.create(journal_path, pinned))
 
     def record(event: InputEvent) -> None:
