@@ -183,6 +183,18 @@ def test_resume_through_the_command_line_says_where_the_game_stands(
     assert out[-1]["pgn"].endswith("*")  # the game goes on
 
 
+def _resume_typed(journal: Path) -> subprocess.CompletedProcess[str]:
+    """``voice-chess play --resume JOURNAL`` with typed input that ends at once."""
+    return subprocess.run(
+        [sys.executable, "-m", "voice", "play", "--resume", str(journal), "--text", "--no-speech"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+
+
 @pytest.mark.slow
 def test_an_engine_reply_journaled_but_killed_before_it_was_said_is_announced_on_resume(
     tmp_path: Path, vocab: Vocabulary
@@ -214,13 +226,28 @@ def test_an_engine_reply_journaled_but_killed_before_it_was_said_is_announced_on
     board = chess.Board()
     board.push_san("e4")
     words = render_move(board, reply, vocab)
-    resumed = subprocess.run(
-        [sys.executable, "-m", "voice", "play", "--resume", str(journal), "--text", "--no-speech"],
-        input="",
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
+    resumed = _resume_typed(journal)
     assert f"Zuletzt gespielt. Eins: Eva vier, {words}." in resumed.stdout, resumed.stdout
     assert "Weiß ist am Zug." in resumed.stdout
+
+
+@pytest.mark.slow
+def test_a_resumed_window_runs_again_from_when_the_resume_has_been_said(
+    tmp_path: Path,
+) -> None:
+    """A game stopped inside a correction window: the resume is said while game time stands
+    still, and then the journal marks the instant from which the window runs again in full
+    (``resume_said``, at the game time the journal stopped at). The window had kept running
+    while the resume was said, and closed before the player could say "Korrektur" (a
+    review)."""
+    journal = tmp_path / "game.jsonl"
+    journal.write_text(
+        '{"setup": {"mode": "game", "blind": "white", "time_control": "600", "app": "play", '
+        '"correction_window": 3, "opponent_speaks": true}}\n'
+        '{"t": 1, "blind": "Eva vier"}\n',
+        encoding="utf-8",
+    )
+    resumed = _resume_typed(journal)
+    assert "Offen war noch: Eva vier ist angesagt." in resumed.stdout, resumed.stdout
+    lines = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert lines[2] == {"t": 1.0, "resume_said": True}

@@ -169,6 +169,15 @@ def test_replaying_a_journal_reproduces_the_state_exactly(
     assert resumed.core.state()["clock"] == live.state()["clock"]
 
 
+STOPPED_IN_A_WINDOW = [
+    '{"setup": {"mode": "game", "blind": "white", "time_control": "600", "correction_window": 3}}',
+    '{"t": 1, "blind": "Eva vier"}',
+    '{"t": 4, "sighted": "e5"}',
+    '{"t": 6, "blind": "Springer Felix drei"}',
+]
+"""A game stopped at 6 s inside the three-second correction window of "Springer Felix drei"."""
+
+
 def test_D_2_8_a_move_in_its_correction_window_at_the_stop_is_said_as_it_is_made(
     tmp_path: Path, settings: Settings
 ) -> None:
@@ -177,14 +186,7 @@ def test_D_2_8_a_move_in_its_correction_window_at_the_stop_is_said_as_it_is_made
     without a word, the opponent's reply following "Offen war noch: Springer Felix drei", and
     the player could not tell whether it had been played (a new user's trial)."""
     path = tmp_path / "j.jsonl"
-    script = [
-        '{"setup": {"mode": "game", "blind": "white", "time_control": "600", '
-        '"correction_window": 3}}',
-        '{"t": 1, "blind": "Eva vier"}',
-        '{"t": 4, "sighted": "e5"}',
-        '{"t": 6, "blind": "Springer Felix drei"}',
-    ]
-    list(run_journaled(script, settings, journal_path=path))
+    list(run_journaled(STOPPED_IN_A_WINDOW, settings, journal_path=path))
     out = list(run_journaled(['{"t": 10, "blind": "Zeit"}'], settings, resume_path=path))
     says = [line["say"] for line in out if "say" in line]
     assert (
@@ -212,6 +214,26 @@ def test_9_1_2_2_a_draw_offer_held_for_the_move_is_said_on_resume(
     out = list(run_journaled(None, settings, resume_path=path))
     says = [line["say"] for line in out if "say" in line]
     assert "Ihr Remisangebot wird mit Ihrem Zug gemacht." in says
+
+
+def test_D_2_8_a_window_open_at_the_stop_runs_again_in_full_once_the_resume_is_said(
+    tmp_path: Path, settings: Settings
+) -> None:
+    """The app journals when the resume has been said (``resume_said``): a correction window
+    open at the stop runs again in full from there. With a window of two or three seconds it
+    closed while the player still heard "Offen war noch: … Korrektur nimmt den Zug zurück",
+    before "Korrektur" could be said (a review). The line replays as it was played."""
+    path = tmp_path / "j.jsonl"
+    list(run_journaled(STOPPED_IN_A_WINDOW, settings, journal_path=path))
+    later = ['{"t": 8.5, "resume_said": true}', '{"t": 11, "blind": "Korrektur"}']
+    out = list(run_journaled(later, settings, resume_path=path))
+    assert [line for line in out if "move" in line] == []  # 6 + 3 s had passed: not made
+    said = [line["say"] for line in out if "say" in line]
+    assert "Korrigiert. Der Zug ist zurückgenommen; Sie sind am Zug." in said
+    assert '{"t":8.5,"resume_said":true}' in path.read_text()
+    again = list(run_journaled(None, settings, resume_path=path))  # replayed as played
+    assert [line for line in again if "move" in line] == []
+    assert next(line["say"] for line in again).startswith("Partie fortgesetzt. Weiß ist am Zug.")
 
 
 def test_resume_keeps_whose_turn_the_open_question_and_the_draw_offer(

@@ -31,6 +31,7 @@ maps each command of the blind player to its handler.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import chess
@@ -72,6 +73,7 @@ from voice.rules.events import (
     Pause,
     Refused,
     Resume,
+    ResumeSaid,
     Say,
     Setup,
     Side,
@@ -249,6 +251,8 @@ class GameSession(SessionBase):
                 self.tell(out, t, "key.press_not_needed")
             case Tick():
                 pass
+            case ResumeSaid():
+                self._window_again(t)
         self._advance(t, out)  # an arbiter may have set the running clock to zero
         out.add(self.clock_state(t))
         return out.events
@@ -1129,6 +1133,13 @@ class GameSession(SessionBase):
         self.offer_with_move = False
         self.draws.claim(self.blind, None if now else move, t, out)
         return True
+
+    def _window_again(self, t: int) -> None:
+        """The resume has been said (:class:`ResumeSaid`): a correction window open at the
+        stop runs again in full from now, and its move is said as it is made (D.2.8)."""
+        if isinstance(self.pending, PendingCorrection):
+            self.pending = replace(self.pending, ends_ms=t + self.correction_ms)
+            self.window_resumed = self.pending
 
     def _close_window(self, t: int, out: Outputs) -> None:
         """The correction window ended: the move is made and the opponent's clock starts."""

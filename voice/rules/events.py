@@ -21,6 +21,7 @@ Script line formats (JSON objects, one per line)::
     {"t": 41.0, "ask": "time"}
     {"t": 42.0, "pause": true} / {"t": 43.0, "resume": true}
     {"t": 50.0, "tick": true}                 (only time passing)
+    {"t": 60.0, "resume_said": true}          (a resumed game's announcement has been said)
 """
 
 from __future__ import annotations
@@ -180,6 +181,15 @@ class Tick:
     t_ms: int
 
 
+@dataclass(frozen=True)
+class ResumeSaid:
+    """A resumed game's "Partie fortgesetzt …" has been said: a correction window open at the
+    stop runs again, in full, from here (D.2.8). The player could not say "Korrektur" before
+    hearing that the move waits, and a window of two or three seconds had closed by then."""
+
+    t_ms: int
+
+
 InputEvent = (
     BlindSpeech
     | SightedMove
@@ -192,6 +202,7 @@ InputEvent = (
     | Pause
     | Resume
     | Tick
+    | ResumeSaid
 )
 
 # -- outputs ----------------------------------------------------------------------------------
@@ -412,6 +423,8 @@ def parse_input(obj: dict[str, Any]) -> InputEvent:
         return Resume(t)
     if obj.get("tick") is True:
         return Tick(t)
+    if obj.get("resume_said") is True:
+        return ResumeSaid(t)
     raise ScriptError(f"unknown line: {json.dumps(obj, ensure_ascii=False)}")
 
 
@@ -445,6 +458,8 @@ def input_to_json(event: InputEvent) -> dict[str, Any]:
             out["resume"] = True
         case Tick():
             out["tick"] = True
+        case ResumeSaid():
+            out["resume_said"] = True
     return out
 
 

@@ -50,6 +50,7 @@ from voice.rules.events import (
     InputEvent,
     KeyPress,
     OutputEvent,
+    ResumeSaid,
     Setup,
 )
 from voice.rules.laws import laws_for
@@ -785,6 +786,13 @@ class App:
         if self._serves_web() and self.server is None:
             await self._start_web(self._approved)  # its address is said before the clock runs
         await self._let_the_start_be_heard()
+        if self._resumed:
+            # Made now, not when the journal was read: the opponent's page may have moved
+            # while the start-up sentences were said. Game time stands still until it has
+            # been said, as for the start-up sentences: a correction window open at the stop
+            # closed while the player still heard that its move waited (a review).
+            self._show(self.session.resume_announcement())
+            await self._let_the_start_be_heard()
         self.host.release()  # the game (or a board held for the arbiter's approval) begins now
         if self.approval is not None:
             await self.host.submit(
@@ -792,15 +800,13 @@ class App:
                 at_ms=start_ms,
             )
         self.host.start()
+        if self.session.window_resumed is not None:  # its window runs again from here
+            await self.host.submit(ResumeSaid)
         if self.engine is not None:
             from voice.runtime.engine import EngineOpponent
 
             self.opponent = EngineOpponent(self.host, self.engine)
-        if self._resumed:
-            # Made now, not when the journal was read: the opponent's page may have moved
-            # while the start-up sentences were said.
-            self._show(self.session.resume_announcement())
-        else:
+        if not self._resumed:
             self.tell("game.begins", side=message(self.language, f"game.side.{self.session.blind}"))
         if self.source is not None:
             self.source.set_context(self.session.phrases_now(), self.session.moves_now())
