@@ -17,6 +17,7 @@ from voice.wiring.app_decisions import (
     TalkKeyHint,
     journal_mode,
     level_answer,
+    level_beyond,
     new_setup,
     resume_command,
     shown,
@@ -205,3 +206,14 @@ def test_a_typed_letter_is_a_key_only_where_it_is_no_word_of_the_player(
     assert default._typed_key((("tt", 1.0),)) is None
     aliased = config.override(settings, vocabulary={"aliases": {"e": "eva"}})
     assert App(Plan("play"), aliased)._typed_key((("e", 1.0),)) is None  # read as "Eva"
+
+
+@pytest.mark.parametrize(
+    ("said", "beyond"),
+    [("zehn", 10), ("neun", 9), ("0", 0), ("12", 12), ("drei", None), ("ja", None), ("", None)],
+)
+def test_a_strength_out_of_range_is_known_as_a_number(said: str, beyond: int | None) -> None:
+    """ "zehn" for the computer's strength is answered with the range; it was asked again as
+    if nothing had been said (a review)."""
+    heard = ((said, 1.0),) if said else ()
+    assert level_beyond(Vocabulary.default(), heard, 8) == beyond

@@ -112,13 +112,13 @@ def test_strength_chosen_by_voice_then_a_spoken_game_against_stockfish(
     try:
         con.expect("Spielstärke des Computers?")
         say(pulse, "zwei")
-        con.expect("Stufe 2?")
+        con.expect("Stufe zwei?")
         say(pulse, "nein")
         con.expect("Spielstärke des Computers?")
         say(pulse, "zwei")
-        con.expect("Stufe 2?")
+        con.expect("Stufe zwei?")
         say(pulse, "ja")
-        con.expect("Der Computer spielt auf Stufe 2.")
+        con.expect("Der Computer spielt auf Stufe zwei.")
         con.expect("Die Partie beginnt. Sie spielen Weiß.")
         say(pulse, "Springer Felix drei")
         assert con.next_line() == "Springer Felix drei"

@@ -63,10 +63,12 @@ def test_typed_game_against_stockfish_then_resumed(
         con.expect("voice-chess, Heimpartie: getippte Züge und Befehle; Ausgabe nur als Text.")
         con.expect("Heimprofil, Bedenkzeit zehn Minuten für die ganze Partie, plus fünf Sekunden")
         con.expect("Spielstärke des Computers? Eine Zahl von eins bis acht")
-        con.type("neun")  # out of range: asked again
-        con.expect("Spielstärke des Computers?")
+        con.type("neun")  # out of range: the range is named (it asked again, saying nothing)
+        con.expect("Stufe neun gibt es nicht: die Stufen gehen von eins bis acht. Mit ja oder")
+        con.type("zehn")  # a number the answers do not know: out of range too
+        con.expect("Stufe zehn gibt es nicht: die Stufen gehen von eins bis acht.")
         con.type("zwei")
-        con.expect("Der Computer spielt auf Stufe 2.")
+        con.expect("Der Computer spielt auf Stufe zwei.")  # in words, as it is spoken
         con.expect("Die Partie beginnt. Sie spielen Weiß.")
         for _ in range(3):
             play_one_move(con, journal, settings, vocab)

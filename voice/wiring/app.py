@@ -70,6 +70,7 @@ from voice.wiring.app_decisions import (
     is_yes,
     journal_mode,
     level_answer,
+    level_beyond,
     new_setup,
     question_phrases,
     resume_command,
@@ -81,6 +82,7 @@ from voice.wiring.app_decisions import (
 )
 from voice.words.messages import display_text, message
 from voice.words.phrases import speakable
+from voice.words.spoken_time import number_words
 from voice.words.utterance import Heard
 from voice.words.vocabulary import NamedMoves, Phrase, Vocabulary, yes_no_phrases
 
@@ -578,6 +580,7 @@ class App:
         answered_by: str | None = None,
         confirm: Callable[[Heard, Any], str | None] | None = None,
         phrases: frozenset[Phrase] | None = None,
+        retell: Callable[[Heard], str | None] | None = None,
     ) -> Any:
         """Ask before the game starts; wait for an answer ``answer`` accepts (not None).
 
@@ -588,6 +591,8 @@ class App:
         ``confirm``: for an answer heard from the microphone, the question that asks it back
         ("Stufe sieben?"), or None to take it; "nein" asks ``question`` again.
         ``phrases``: what the microphone listens for (default: yes, no and the numbers).
+        ``retell``: for an answer not taken, the sentence that says why and asks again (None:
+        ``question`` again).
         """
         assert self._inbox is not None
         listen_for = question_phrases(self.vocab) if phrases is None else phrases
@@ -623,7 +628,7 @@ class App:
                 result = None
             if result is not None:
                 return result
-            self.output.say(question)
+            self.output.say((retell(value) if retell is not None else None) or question)
             if self.source is not None:
                 self.source.set_context(listen_for, {})
 
@@ -643,11 +648,26 @@ class App:
             "sieben", "drei" as "zwei", about one in six, however sure the recogniser was;
             ``python -m benchmarks answers``), and the strength cannot be changed once the
             game runs: a spoken level is asked back. "ja" for the suggested one is not."""
-            return None if is_yes(self.vocab, heard) else self.text("engine.confirm", level=level)
+            if is_yes(self.vocab, heard):
+                return None
+            return self.text("engine.confirm", level=number_words(level, self.language))
 
-        question = self.text("engine.ask", last=last, level=default)
-        level: int = await self._ask(question, answer, confirm=confirm)
-        self.tell("engine.chosen", level=level)
+        def retell(heard: Heard) -> str | None:
+            said = level_beyond(self.vocab, heard, len(LEVELS))
+            if said is None:
+                return None
+            return self.text(
+                "engine.out_of_range",
+                said=number_words(said, self.language),
+                last=last,
+                level=number_words(default, self.language),
+            )
+
+        # The levels in words, as the program says every other number ("Stufe 3" had a
+        # digit in a sentence for the speech synthesizer; a review).
+        question = self.text("engine.ask", last=last, level=number_words(default, self.language))
+        level: int = await self._ask(question, answer, confirm=confirm, retell=retell)
+        self.tell("engine.chosen", level=number_words(level, self.language))
         return level
 
     async def _start_engine(self, setup: Setup) -> None:

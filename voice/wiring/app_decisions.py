@@ -28,6 +28,7 @@ from voice.rules.events import (
 )
 from voice.rules.timecontrol import TimeControlError, parse_time_control
 from voice.words.explore_words import EXPLORE_WORDS
+from voice.words.spoken_time import number_words
 from voice.words.utterance import Heard, read_command
 from voice.words.vocabulary import Phrase, Vocabulary, yes_no_phrases
 
@@ -213,6 +214,30 @@ def level_answer(vocab: Vocabulary, heard: Heard, default: int, levels: int) -> 
         if count is not None and 1 <= count <= levels:
             return count
     return None
+
+
+def level_beyond(vocab: Vocabulary, heard: Heard, levels: int) -> int | None:
+    """The number said for the strength when it is none of the ``levels`` ("zehn", "0",
+    "neun"): its question is then answered with the range, not asked again as if nothing had
+    been said (a review). None for anything else."""
+    for text, _ in heard[:1]:
+        words = vocab.normalize(text)
+        if len(words) != 1:
+            return None
+        number = _number_said(words[0], vocab)
+        if number is not None and not 1 <= number <= levels:
+            return number
+    return None
+
+
+def _number_said(word: str, vocab: Vocabulary) -> int | None:
+    """A whole number written in digits or in the words of the command set (up to 99)."""
+    if word.isdigit():
+        return int(word)
+    if word in vocab.number_words:
+        return vocab.number_words.index(word) + 1
+    spelled = {number_words(n, vocab.command_set): n for n in range(100)}
+    return spelled.get(word)
 
 
 # -- during the game ----------------------------------------------------------------------------
