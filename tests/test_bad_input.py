@@ -80,7 +80,7 @@ def test_a_settings_folder_instead_of_a_file_is_named(tmp_path: Path) -> None:
         ),
         ("5400d86401", "5400d86401: ein Zeitzuschlag oder eine Verzögerung beträgt höchstens"),
         ("99999999999999999999/900", "eine Periode hat höchstens 200 Züge."),
-        (":".join(["40/900"] * 11 + ["900"]), "lesbar: höchstens 10 Perioden."),
+        (":".join(["40/900"] * 11 + ["900"]), "nicht: höchstens 10 Perioden."),
         ("0+5", "die erste Periode braucht eine Grundzeit vor dem Zuschlag, zum Beispiel 300+5."),
         ("", '"" ist keine Bedenkzeit.'),  # not the default in silence
     ],
@@ -94,7 +94,8 @@ def test_an_absurd_time_control_is_refused_before_the_game(
     )
     assert result.returncode == 2
     text = one_sentence(result)
-    assert "Die Bedenkzeit ist nicht lesbar" in text and why in text  # why in German too
+    # Read, but no control a game can use: said so, not "nicht lesbar" (a review).
+    assert "Diese Bedenkzeit geht nicht: " in text and why in text  # why in German too
     assert not journal.exists()
 
 

@@ -441,8 +441,12 @@ class App:
                 self.plan, self.settings, self.language, datetime.now().strftime("%Y.%m.%d")
             )
         except TimeControlError as error:
+            # Read but not usable ("0+5": no base time) is not "nicht lesbar" (a review).
             why = describe_fault(error, self.language)
-            raise Startup(self.text("fail.time_control", error=why)) from None
+            key = (
+                "fail.time_control" if error.reason == "unreadable" else "fail.time_control_invalid"
+            )
+            raise Startup(self.text(key, error=why)) from None
 
     def _check_fen(self, fen: str) -> None:
         """``--fen`` said wrong, in the player's words: it was the set-up's English ("setup.fen:
