@@ -324,6 +324,30 @@ def test_arbiter_corrections(settings: Settings) -> None:
     assert out[-1] == ClockState(10 * S, 185 * S, 960 * S, "white", 21)
 
 
+def test_the_arbiter_corrects_the_move_counter_without_naming_a_side(settings: Settings) -> None:
+    """6.10.2: the arbiter corrects the move count, one number, as in a game's ``set_moves``
+    (which the clock refused: "side fehlt"). It is the count the clock shows (the moves White
+    completed); Black has completed one fewer while it is Black's move, so that its control
+    comes after its own fortieth move, not its thirty-ninth."""
+    clock = session(settings, control="40/5400+30:1800+30", language="de", blind="black")
+    clock.handle(ClockPress(10 * S, "white"))  # Black to move
+    out = clock.handle(ArbiterAction(20 * S, "set_moves", {"moves": 30}))
+    assert said(out) == [
+        "Schiedsrichter: Zugzähler beider Seiten korrigiert. Gespielt: neunundzwanzig Züge. "
+        "Bis zur Zeitkontrolle: elf Züge."
+    ]
+    assert out[-1].moves == 30  # type: ignore[union-attr]
+    assert clock.clock.moves_completed("black") == 29
+    clock.handle(ClockPress(30 * S, "black"))  # White to move: both have made thirty
+    out = clock.handle(ArbiterAction(40 * S, "set_moves", {"moves": 31}))
+    assert [clock.clock.moves_completed(side) for side in ("white", "black")] == [31, 31]
+    older = session(settings, control="600", language="de", extra={"revision": 1})
+    refused = said(older.handle(ArbiterAction(0, "set_moves", {"moves": 5})))
+    assert refused == [  # an older clock's journal replays as it was played
+        f"Schiedsrichter: set_moves abgelehnt, die Uhr bleibt unverändert: side fehlt; {SIDES}."
+    ]
+
+
 def test_arbiter_introduces_an_increment_guideline_iii(settings: Settings) -> None:
     """Guideline III.4: 5 s per move for both, only in a game without increment."""
     clock = session(settings, control="300", language="de")
@@ -344,7 +368,6 @@ BAD_ACTIONS = [
     ("set_time", {"side": "white"}, "seconds fehlt; erlaubt: 0..36000"),
     ("add_time", {"side": "white", "seconds": -40_000},  # beyond ten hours
      "seconds darf nicht -40000 sein; erlaubt: -36000..36000"),
-    ("set_moves", {"moves": 5}, f"side fehlt; {SIDES}"),  # the game sets both
     ("set_moves", {"side": "white", "moves": 2.5}, "moves darf nicht 2.5 sein; erlaubt: 0..10000"),
     ("add_time", {"side": "purple", "seconds": 60}, f'side darf nicht "purple" sein; {SIDES}'),
     ("increment", {"seconds": 0}, "seconds darf nicht 0 sein; erlaubt: 0 < seconds <= 36000"),
@@ -379,7 +402,7 @@ def test_a_refused_arbiter_action_is_said_in_the_players_language(
     settings: Settings, language: str
 ) -> None:
     clock = session(settings, control="600", language=language)
-    text = said(clock.handle(ArbiterAction(0, "set_moves", {"moves": 5})))[0]
+    text = said(clock.handle(ArbiterAction(0, "set_time", {"seconds": 5})))[0]
     assert "side" in text and "white, black" in text
     if language != "en":
         assert not re.search(r"\b(must|missing|refused|allowed|needs)\b", text), text

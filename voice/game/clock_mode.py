@@ -357,8 +357,8 @@ class ClockSession:
             return message(self.language, "clock.why.not_clock", actions=actions)
         if isinstance(command, Malformed):
             return self._why_words(command.reason, command.params)
-        if isinstance(command, SetMoves) and command.side is None:
-            # The game sets both counters; the clock's sentence names one side.
+        if isinstance(command, SetMoves) and command.side is None and self.revision < 2:
+            # Older clocks corrected one side's counter only (their journals replay so).
             return self._why_words("missing", {"name": "side", "allowed": "white, black"})
         try:
             self._correct(command, event.t_ms, copy.deepcopy(self.clock))
@@ -498,6 +498,9 @@ class ClockSession:
                     moves=count_words(moves, "move", self.language),
                 )
                 return [Say(t, text)]
+            case SetMoves():  # both: the moves played, as the time key says them
+                text = message(self.language, "clock.arbiter_moves_both")
+                return [Say(t, f"{text} {self._moves_report()}")]
             case AddTime(side=side) | SetTime(side=side) | Penalty(side=side):
                 self._rearm()
                 time = duration_words(self.clock.remaining_ms(side, t), self.language)
@@ -524,6 +527,13 @@ class ClockSession:
                 clock.apply_penalty(side, t)
             case SetMoves(side=side, moves=moves) if side is not None:
                 clock.set_moves(side, moves)
+            case SetMoves(moves=moves):
+                # 6.10.2: the arbiter corrects the move counter, one number as the clock shows
+                # it (the moves White completed); Black has completed one fewer while it is
+                # Black's move. A game sets both to the number given.
+                clock.set_moves("white", moves)
+                behind = 1 if clock.running == "black" else 0
+                clock.set_moves("black", max(0, moves - behind))
             case _:  # a clock action the match above does not name yet
                 raise ArbiterError(f"arbiter {command.name!r} is no action of the talking clock")
 
@@ -601,9 +611,10 @@ def _bounce_ms(extra: dict[str, object]) -> int:
 REVISION = 2
 """The rules the talking clock plays by, written into its journals (``setup.revision``): 1 is
 every clock journal before it, where a press after a flag fall still switched the clock and
-added the increment; 2 lets a fallen flag stand (6.9). A set-up with ``"start": "press"`` (the
-interactive clock's journal) and no revision is revision 1; scripts without it play by the
-current rules."""
+added the increment, and ``set_moves`` needed a side; 2 lets a fallen flag stand (6.9) and
+corrects both counters with ``set_moves`` without a side (6.10.2). A set-up with ``"start":
+"press"`` (the interactive clock's journal) and no revision is revision 1; scripts without it
+play by the current rules."""
 
 
 def revision_of(extra: dict[str, object]) -> int:
