@@ -10,6 +10,7 @@ from test_phrases_positions import PROPERTY, position_and_move, positions
 
 from voice.config import MatchingSettings, Settings, load_settings, override
 from voice.words.matcher import (
+    NOT_AN_ATTEMPT,
     Decision,
     Hypothesis,
     MatchResult,
@@ -321,3 +322,19 @@ def test_rank_phrases_matches_command_words_too() -> None:
     assert ranked[0][0] == "correction" and 0 < ranked[0][1] < 1
     ranked = rank_phrases([Hypothesis(("wer", "ist", "zug"))], table)
     assert ranked[0][0] == "whose_turn"
+
+
+@pytest.mark.parametrize(
+    ("said", "rank"),
+    [("Eva neun", "neun"), ("Springer Felix neun", "neun"), ("Turm Anna 0", "null")],
+)
+def test_a_rank_beyond_the_board_is_named(said: str, rank: str) -> None:
+    """ "Eva neun": there is no rank nine, and the player is told so. The nearest moves were
+    offered ("Eva vier oder drei?"), asked back or answered "Mehrere Züge passen" (a
+    review). It is no attempt at an illegal move."""
+    result = heard(chess.Board(), said)
+    assert result.decision == Decision.REJECT and result.refusal is not None
+    assert result.refusal.text("de") == (
+        f"Eine Reihe {rank} gibt es nicht: die Reihen gehen von eins bis acht."
+    )
+    assert result.refusal.reason in NOT_AN_ATTEMPT

@@ -27,6 +27,7 @@ Pure: no I/O, no clock.
 
 from __future__ import annotations
 
+import itertools
 import math
 import threading
 import weakref
@@ -50,6 +51,7 @@ from voice.words.phrases import (
     parse_intent,
     phrase_table,
 )
+from voice.words.spoken_time import number_words
 from voice.words.utterance import read_command
 from voice.words.vocabulary import (
     CAPTURE_WORDS,
@@ -469,6 +471,9 @@ def match_move(
     ``reject_cost``, the words clearly name an illegal move (``refusal`` says why), or too many
     moves fit equally (``refusal`` asks for the whole move).
     """
+    beyond = _no_such_rank(nbest, vocab, thresholds.min_confidence)
+    if beyond is not None:
+        return MatchResult(Decision.REJECT, (), None, beyond)
     margin = thresholds.ambiguity_margin
     trie = _move_trie(phrase_table(board, vocab), vocab)
 
@@ -507,7 +512,40 @@ def match_move(
     return MatchResult(Decision.CHOOSE, tuple(offered), None, None, heard)
 
 
-NOT_AN_ATTEMPT = frozenset({"say_whole_move", "several_can_reach", "which_piece", "game_over"})
+def _no_such_rank(nbest: Sequence[Hypothesis], vocab: Vocabulary, floor: float) -> Refusal | None:
+    """A file followed by a number that is no rank ("Eva neun", "Felix 0"), in the most
+    confident hypothesis: "Eine Reihe neun gibt es nicht", where the nearest moves were
+    offered or "Mehrere Züge passen" was said (a review). A rank word said otherwise, or a
+    digit of a rank ("Eva 4"), is left to the matcher."""
+    listening = [h for h in nbest if h.confidence >= floor]
+    if not listening:
+        return None
+    words = vocab.normalize_words(max(listening, key=lambda h: h.confidence).words)
+    for before, word in itertools.pairwise(words):
+        if before not in vocab.file_words or word in vocab.rank_words:
+            continue
+        number = int(word) if word.isdigit() else None
+        if word in vocab.number_words:
+            number = vocab.number_words.index(word) + 1
+        if number is None or 1 <= number <= len(vocab.rank_words):
+            continue
+        if 1 <= number <= len(vocab.number_words):
+            said = vocab.number_words[number - 1]
+        else:  # "0", "12": said as words, as every number the program says
+            said = number_words(number, vocab.command_set) if number < 1000 else word
+        ranks = vocab.rank_words
+        params = {
+            "rank": said,
+            "first": vocab.display(ranks[:1]),
+            "last": vocab.display(ranks[-1:]),
+        }
+        return Refusal("no_such_rank", params)
+    return None
+
+
+NOT_AN_ATTEMPT = frozenset(
+    {"say_whole_move", "several_can_reach", "which_piece", "game_over", "no_such_rank"}
+)
 """Refusals that name no illegal move (the words were too few, or fit several moves)."""
 
 
