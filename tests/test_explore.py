@@ -65,10 +65,29 @@ def test_a_file_is_read_from_the_own_side_with_empty_stretches_counted(
 ) -> None:
     out = run("explore_home", settings)
     assert says(out, "blind", 10.0) == [
-        "Eva eins weißer König, zwei leer, Eva vier weißer Bauer, zwei leer, "
+        "Eva eins weißer König, zwei Felder leer, Eva vier weißer Bauer, zwei Felder leer, "
         "Eva sieben schwarzer Bauer, Eva acht schwarzer König."
     ]
-    assert says(out, "blind", 11.0) == ["vier leer, Eva vier weißer Bauer, drei leer."]
+    assert says(out, "blind", 11.0) == [
+        "vier Felder leer, Eva vier weißer Bauer, drei Felder leer."
+    ]
+
+
+def test_empty_squares_are_counted_the_same_way_whatever_their_number(
+    settings: Settings,
+) -> None:
+    """ "drei leer" and then "ein Feld leer" in one answer read as two kinds of thing (a
+    review): every count names the squares."""
+    game = session(settings, fen="4k3/8/8/8/8/8/4P3/R3K2R w - - 0 1")
+    assert ask(game, "Reihe eins") == [
+        "Anna eins weißer Turm, drei Felder leer, Eva eins weißer König, zwei Felder leer, "
+        "Hector eins weißer Turm."
+    ]
+    assert ask(game, "Linie Eva") == [
+        "Eva eins weißer König, Eva zwei weißer Bauer, fünf Felder leer, Eva acht schwarzer König."
+    ]
+    assert ask(game, "Reihe zwei") == ["vier Felder leer, Eva zwei weißer Bauer, drei Felder leer."]
+    assert ask(game, "Diagonale Anna eins") == ["Anna eins weißer Turm, sieben Felder leer."]
 
 
 def test_a_full_rank_of_the_start_position_names_all_eight_pieces(settings: Settings) -> None:
@@ -90,7 +109,7 @@ def test_the_black_player_hears_lines_from_their_own_side(settings: Settings) ->
 def test_a_diagonal_named_by_its_ends_is_read_from_the_first_named(settings: Settings) -> None:
     game = session(settings)
     assert ask(game, "Diagonale Hector acht Anna eins") == [
-        "Hector acht schwarzer Turm, Gustav sieben schwarzer Bauer, vier leer, "
+        "Hector acht schwarzer Turm, Gustav sieben schwarzer Bauer, vier Felder leer, "
         "Bella zwei weißer Bauer, Anna eins weißer Turm."
     ]
     assert ask(game, "Diagonale Anna eins Hector sieben") == [
@@ -461,7 +480,7 @@ def whisper(whisper_model: Path) -> WhisperRecognizer:
 @pytest.mark.parametrize(
     ("said", "answer"),
     [
-        ("Linie Eva", "Eva eins weißer König, Eva zwei weißer Bauer, vier leer,"),
+        ("Linie Eva", "Eva eins weißer König, Eva zwei weißer Bauer, vier Felder leer,"),
         ("was steht auf David fünf", "David fünf: leer."),
         ("Springer Gustav eins wohin", "Springer Gustav eins: Felix drei, Hector drei."),
         ("Material", "Weiß hat geschlagen: nichts."),

@@ -268,8 +268,14 @@ def line_words(
 
 
 def _empty(count: int, language: str) -> str:
+    """ "ein Feld leer", "zwei Felder leer", "drei Felder leer": counted the same way every
+    time ("drei leer" then "ein Feld leer" read as two kinds of thing; a review). Two has its
+    own sentence for the languages whose noun has a dual (Arabic) or a construct form
+    (Hebrew)."""
     if count == 1:
         return message(language, "explore.empty_one")
+    if count == 2:
+        return message(language, "explore.empty_two")
     return message(language, "explore.empty_many", count=number_words(count, language))
 
 
