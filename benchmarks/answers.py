@@ -201,8 +201,8 @@ def game_outcome(
     classified by what the session itself does with the transcript:
 
     - right: exactly what it does with the words heard surely (its outputs are the same);
-    - asked: nothing done, a question asked instead (a "ja" asked again, or the move picked
-      or heard asked back by name: the player answers it);
+    - asked: nothing done, a question asked instead (a "ja" asked again, the move picked or
+      heard asked back by name, or moves heard alike offered by number: the player answers it);
     - none: nothing done and nothing asked ("nicht verstanden", or a refusal), or the
       end-pointer never delivered the words;
     - wrong: anything else: a move made or the game ended, or a request done, that was not
@@ -218,7 +218,8 @@ def game_outcome(
         return "right", heard
     if not _done(events):
         asked_again = session.yes_doubted is not doubted
-        asked_back = isinstance(session.pending, PendingConfirm) and session.pending is not pending
+        question = isinstance(session.pending, PendingConfirm | PendingChoice)
+        asked_back = question and session.pending is not pending
         if asked_again or asked_back:
             return "asked", heard
         if session.pending is pending and any(isinstance(e, Refused) for e in events):
@@ -253,9 +254,22 @@ def question_outcome(
     return ("right" if level == meant else "wrong"), f"level {level}"
 
 
+NOISES: dict[str, tuple[str, float]] = {
+    "pink10": ("pink", 10.0),
+    "babble10": ("babble", 10.0),
+    "babble5": ("babble", 5.0),
+}
+"""The noisy conditions: the kind of noise and its ratio below the recording (dB)."""
+
+SELECTABLE: tuple[str, ...] = (*CONDITIONS, "babble5")
+"""Every condition ``--conditions`` may name; babble5, where other voices are only 5 dB below
+the player's, is the room the talk key is for (``--talk-key``)."""
+
+
 @dataclass
 class Room:
-    """One condition: how an utterance is heard before the end-pointer cuts it."""
+    """One condition: how an utterance is heard before the end-pointer cuts it, or, with
+    ``talk_key``, what the talk key records of it from one press to the next."""
 
     condition: str
     folder: Path
@@ -263,6 +277,9 @@ class Room:
     offset: int = 0
     talkers: Sequence[np.ndarray] = ()  # babble: the other voices' recordings
     rng: random.Random = field(default_factory=lambda: random.Random(0))
+    talk_key: bool = False
+    presses: random.Random = field(default_factory=lambda: random.Random(1))
+    """When the talk key is pressed (its own draws: the noise drawn is the same either way)."""
 
     def hear(
         self,
@@ -277,27 +294,24 @@ class Room:
         recognizer.set_context(context, moves)
         complete = asr.completion_check(recognizer, context, moves)
         pre_roll = getattr(recognizer, "pre_roll_s", PRE_ROLL)
+        kind, snr_db = NOISES.get(self.condition, ("", None))
+        fill: Callable[[int], np.ndarray] = np.zeros
         if self.condition == "hall":
             words = rooms.hall(path, self.folder)
-            cut = rooms.heard_in_room(words, None, np.zeros, pre_roll, complete)
-        elif self.condition == "babble10":
-            chosen = self.rng.sample(list(self.talkers), min(3, len(self.talkers)))
-            starts = [self.rng.randrange(RATE * 4) for _ in chosen]
-            talk = partial(rooms.babble, chosen, starts=starts)
-            words = load_for_recognition(path)
-            cut = rooms.heard_in_room(words, 10.0, talk, pre_roll, complete)
-        elif self.condition == "pink10":
-            self.offset += 7919  # another stretch of the noise each time
-            start = self.offset
-
-            def fill(length: int) -> np.ndarray:
-                return asr.pink_stretch(self.noise, length, start)
-
-            words = load_for_recognition(path)
-            cut = rooms.heard_in_room(words, 10.0, fill, pre_roll, complete)
         else:
             words = load_for_recognition(path)
-            cut = rooms.heard_in_room(words, None, np.zeros, pre_roll, complete)
+        if kind == "babble":
+            chosen = self.rng.sample(list(self.talkers), min(3, len(self.talkers)))
+            starts = [self.rng.randrange(RATE * 4) for _ in chosen]
+            fill = partial(rooms.babble, chosen, starts=starts)
+        elif kind == "pink":
+            self.offset += 7919  # another stretch of the noise each time
+            fill = partial(asr.pink_stretch, self.noise, offset=self.offset)
+        cut: np.ndarray | None
+        if self.talk_key:
+            cut = rooms.heard_through_talk_key(words, snr_db, fill, self.presses)
+        else:
+            cut = rooms.heard_in_room(words, snr_db, fill, pre_roll, complete)
         if cut is None:
             return None
         recognizer.set_context(context, moves)
@@ -315,9 +329,12 @@ def run(
     conditions: Sequence[str] = CONDITIONS,
     sentences: Sequence[str] = asr.NON_CHESS,
     words: Mapping[str, Sequence[str]] = WORDS,
+    talk_key: bool = False,
     progress: Callable[[str], None] = lambda _: None,
 ) -> Report:
-    """Say the corpus and the sentences in every condition; tally what the program would do."""
+    """Say the corpus and the sentences in every condition; tally what the program would do.
+    ``talk_key``: every utterance is what the talk key records of it (:func:`rooms.talk_key`),
+    not what the end-pointer cuts."""
     said = corpus(count, seed, voices, words)
     games: dict[str, Callable[[], GameSession]] = {
         "asked": lambda: asked_session(settings),
@@ -349,12 +366,20 @@ def run(
             recordings[item.ident] = path
         paths = {s.ident: asr.synthesize(s, folder) for s in said_sentences}
         talkers: list[np.ndarray] = []
-        if "babble10" in conditions:  # other people's small talk, never chess words
+        if any(NOISES.get(c, ("",))[0] == "babble" for c in conditions):  # small talk, no chess
             bank = asr.babble_bank(seed, vocab, voices.voices, voices.rates, voices.pitches)
             talkers = [load_for_recognition(asr.synthesize(t, folder)) for t in bank]
         progress(f"{len(said)} words and {len(paths)} sentences synthesized")
         for condition in conditions:
-            room = Room(condition, folder, noise, talkers=talkers, rng=random.Random(seed + 5))
+            room = Room(
+                condition,
+                folder,
+                noise,
+                talkers=talkers,
+                rng=random.Random(seed + 5),
+                talk_key=talk_key,
+                presses=random.Random(seed + 7),
+            )
             for context in words:
                 report.tallies[(condition, context)] = Tally()
             for item in said:
@@ -388,17 +413,24 @@ def run(
     return report
 
 
-def format_report(report: Report, *, backend: str, seed: int, voices: str, count: int) -> str:
+def format_report(
+    report: Report, *, backend: str, seed: int, voices: str, count: int, talk_key: bool = False
+) -> str:
     """The figures as a table: right / wrong / none per condition and context."""
+    heard = (
+        "recorded through the talk key, from one press to the next"
+        if talk_key
+        else "cut by the end-pointer"
+    )
     lines = [
         f"Words said alone ({backend}; {voices} voices, each word {count} times, seed {seed}),"
-        " heard in a room and cut by the end-pointer. right / asked / wrong / none:",
+        f" heard in a room and {heard}. right / asked / wrong / none:",
         "",
         "| condition | strength question (ja, eins … acht) | move asked back (ja, nein, requests) "
         "| choice by number (eins … drei) | sentences → a move played |",
         "|---|---|---|---|---|",
     ]
-    conditions = sorted({c for c, _ in report.tallies}, key=CONDITIONS.index)
+    conditions = sorted({c for c, _ in report.tallies}, key=SELECTABLE.index)
     for condition in conditions:
         cells = []
         for context in CONTEXTS:

@@ -686,6 +686,8 @@ class Report:
     """Its time per utterance."""
     room: bool = False
     """Moves heard as in a room, through the end-pointer (``--room``)."""
+    talk_key: bool = False
+    """Moves heard as in a room, recorded through the talk key instead (``--talk-key``)."""
 
 
 def outcome(
@@ -777,6 +779,7 @@ def run(
     repeats: int = 3,
     frontend: str = "none",
     room: bool = False,
+    talk_key: bool = False,
 ) -> Report:
     """Generate the corpus, decode every utterance in every condition, tally the outcomes.
 
@@ -806,7 +809,9 @@ def run(
     ``room``: every move (clean, in noise, in the hall, accented) is heard as in a room, through
     the program's end-pointer: :func:`benchmarks.rooms.in_room` puts the noise 5 s before the
     words and 1.5 s after them, :func:`benchmarks.rooms.endpoint` cuts the utterance; a move it
-    never delivers counts as rejected (and "unheard")."""
+    never delivers counts as rejected (and "unheard"). ``talk_key``: as ``room``, but every move
+    is what the talk key records from one press to the next (:func:`benchmarks.rooms.talk_key`),
+    nothing cut by the end-pointer."""
     if shutil.which("espeak-ng") is None or shutil.which("sox") is None:
         raise RuntimeError("the benchmark needs espeak-ng and sox (apt-get install espeak-ng sox)")
     if PICO_VOICE in voices:
@@ -836,7 +841,8 @@ def run(
             pitches,
             repeats,
             frontend,
-            room,
+            room or talk_key,
+            talk_key,
         )
     finally:
         if keep is None:
@@ -875,6 +881,7 @@ def _run(
     repeats: int,
     frontend: str,
     room: bool = False,
+    talk_key: bool = False,
 ) -> Report:
     # First, so that a missing model or a bad lexicon file is reported before the corpus is made.
     shipped = settings.model_copy(
@@ -1049,7 +1056,8 @@ def _run(
         return run
 
     def in_a_room(item: Item, path: Path, offset: int, plan: list[Item], starts: list[int]) -> None:
-        """--room: each condition as a room makes it, cut by the end-pointer."""
+        """--room: each condition as a room makes it, cut by the end-pointer (or recorded
+        through the talk key: --talk-key)."""
         words = load_for_recognition(path)
         complete = completion_check(listener, context_of(item.fen), moves_of(item.fen))
         for condition in ("clean", *NOISE_SNR):
@@ -1061,14 +1069,27 @@ def _run(
                 fill = partial(rooms.babble, voices_heard, starts=starts)
             else:
                 fill = partial(pink_stretch, noise, offset=offset)
-            cut = rooms.heard_in_room(words, snr_db, fill, listener.pre_roll_s, complete)
+            cut: np.ndarray | None
+            if talk_key:
+                cut = rooms.heard_through_talk_key(words, snr_db, fill, presses(item, condition))
+            else:
+                cut = rooms.heard_in_room(words, snr_db, fill, listener.pre_roll_s, complete)
             decode(item, cut, condition)
         if "hall" in chosen:
             pause = np.zeros(int(rooms.ROOM_PAUSE_S * RATE), dtype=np.int16)
             sound = np.concatenate([rooms.hall(path, folder), pause])
             first, last = rooms.words_span(words)
             span = ((first / RATE) + rooms.PAD_S, (last / RATE) + rooms.PAD_S)
-            decode(item, rooms.endpoint(sound, *span, listener.pre_roll_s, complete), "hall")
+            if talk_key:
+                cut = rooms.talk_key(sound, *span, presses(item, "hall"))
+            else:
+                cut = rooms.endpoint(sound, *span, listener.pre_roll_s, complete)
+            decode(item, cut, "hall")
+
+    def presses(item: Item, condition: str) -> random.Random:
+        """When the talk key is pressed around ``item`` in ``condition``: the same draws
+        whichever conditions are chosen."""
+        return random.Random(f"{seed}-{item.ident}-{condition}")
 
     def accented_work(item: Item, path: Path) -> Callable[[], None]:
         if not room:
@@ -1077,7 +1098,11 @@ def _run(
         def run() -> None:
             words = load_for_recognition(path)
             complete = completion_check(listener, context_of(item.fen), moves_of(item.fen))
-            cut = rooms.heard_in_room(words, None, np.zeros, listener.pre_roll_s, complete)
+            cut: np.ndarray | None
+            if talk_key:
+                cut = rooms.heard_through_talk_key(words, None, np.zeros, presses(item, "accented"))
+            else:
+                cut = rooms.heard_in_room(words, None, np.zeros, listener.pre_roll_s, complete)
             decode(item, cut, "accented")
 
         return run
@@ -1142,6 +1167,7 @@ def _run(
         frontend,
         frontend_ms,
         room,
+        talk_key,
     )
 
 
@@ -1420,7 +1446,13 @@ def format_report(
             f"{name} {tally.outcomes['command']}" for name, tally in report.tallies.items()
         ),
     ]
-    if report.room:
+    if report.talk_key:
+        lines += [
+            "moves heard as in a room through the talk key (--talk-key): noise 5 s before the",
+            "words and 1.5 s after; the recording runs from the first press (0.3-1 s before",
+            "the words) to the second (0.3-1 s after), nothing cut by the end-pointer",
+        ]
+    elif report.room:
         unheard = ", ".join(
             f"{name} {tally.unheard}"
             for name, tally in report.tallies.items()
@@ -1531,6 +1563,7 @@ def figures(
         "recognizer": report.recognizer,
         "frontend": report.frontend,
         "room": report.room,
+        "talk_key": report.talk_key,
         "frontend_ms_median": round(statistics.median(report.frontend_ms), 1)
         if report.frontend_ms
         else 0.0,

@@ -117,6 +117,12 @@ def build_parser() -> argparse.ArgumentParser:
         "the program's end-pointer (a move it never delivers counts as rejected and unheard)",
     )
     asr.add_argument(
+        "--talk-key",
+        action="store_true",
+        help="as --room, but every move is what the talk key records, from one press to the "
+        "next, not cut by the end-pointer",
+    )
+    asr.add_argument(
         "--frontend",
         choices=FRONTEND_NAMES,
         default="none",
@@ -190,7 +196,13 @@ def build_parser() -> argparse.ArgumentParser:
     answers.add_argument(
         "--conditions",
         default="clean,pink10,hall,babble10",
-        help="rooms, comma-separated (default: clean,pink10,hall,babble10)",
+        help="rooms, comma-separated (default: clean,pink10,hall,babble10; babble5 too)",
+    )
+    answers.add_argument(
+        "--talk-key",
+        action="store_true",
+        help="hear each word as the talk key records it, from one press to the next, not "
+        "cut by the end-pointer",
     )
     latency = kinds.add_parser(
         "latency",
@@ -258,6 +270,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             repeats=1 if args.quick else 3,
             frontend=args.frontend,
             room=args.room,
+            talk_key=args.talk_key,
         )
     except (RecognizerError, RuntimeError, LexiconError, OSError) as error:
         print(f"{PROG} asr: {error}", file=sys.stderr)
@@ -349,9 +362,9 @@ def _answers(args: argparse.Namespace, settings: Settings) -> int:
         print(f"{PROG} answers: --count must be at least 1", file=sys.stderr)
         return 2
     conditions = [c.strip() for c in args.conditions.split(",") if c.strip()]
-    unknown = [c for c in conditions if c not in answers.CONDITIONS]
+    unknown = [c for c in conditions if c not in answers.SELECTABLE]
     if unknown or not conditions:
-        known = ", ".join(answers.CONDITIONS)
+        known = ", ".join(answers.SELECTABLE)
         print(
             f"{PROG} answers: --conditions takes {known}, not {args.conditions!r}", file=sys.stderr
         )
@@ -370,6 +383,7 @@ def _answers(args: argparse.Namespace, settings: Settings) -> int:
             seed=args.seed,
             voices=asr.VOICE_SETS[args.voices],
             conditions=conditions,
+            talk_key=args.talk_key,
             progress=_progress,
         )
     except (RecognizerError, RuntimeError, LexiconError, OSError) as error:
@@ -378,7 +392,12 @@ def _answers(args: argparse.Namespace, settings: Settings) -> int:
     name = recognizer.describe()
     print(
         answers.format_report(
-            report, backend=name, seed=args.seed, voices=args.voices, count=args.count
+            report,
+            backend=name,
+            seed=args.seed,
+            voices=args.voices,
+            count=args.count,
+            talk_key=args.talk_key,
         )
     )
     return 0

@@ -11,13 +11,14 @@ condition so that its figures can be compared with figures quoted either way.
 
 from __future__ import annotations
 
+import random
 import subprocess
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
-from voice.speech.listen import PRE_ROLL, EndPointer
+from voice.speech.listen import PRE_ROLL, PTT_POST_ROLL, PTT_PRE_ROLL, EndPointer
 from voice.speech.wavio import RATE, load_for_recognition, to_int16
 
 PAD_S = 0.3
@@ -227,3 +228,37 @@ def endpoint(
             if utterance.started_at <= words_to and utterance.ended_at >= words_from:
                 found.append(utterance.audio)
     return found[0] if found else None
+
+
+# -- the talk key: a recording from one press to the next ------------------------------------
+
+TALK_KEY_PRESS_S = (0.3, 1.0)
+"""How long before the words the player presses the talk key, and how long after them they
+press it again (each drawn evenly from this range): a press, a breath, the words; the words
+heard out, then the second press. The README asks for the second press "as soon as you have
+said it"; a blind player finding the key again takes a moment."""
+
+
+def talk_key(
+    sound: np.ndarray, words_from: float, words_to: float, rng: random.Random
+) -> np.ndarray:
+    """What the talk key records of the words said from ``words_from`` to ``words_to`` seconds
+    into ``sound``: everything from the first press to the second, with the listener's own
+    rolls (:data:`voice.speech.listen.PTT_PRE_ROLL` before the press,
+    :data:`~voice.speech.listen.PTT_POST_ROLL` after the release), the room's noise and other
+    voices included: nothing is cut by the end-pointer."""
+    pressed = words_from - rng.uniform(*TALK_KEY_PRESS_S) - PTT_PRE_ROLL
+    released = words_to + rng.uniform(*TALK_KEY_PRESS_S) + PTT_POST_ROLL
+    return sound[max(0, round(pressed * RATE)) : round(released * RATE)]
+
+
+def heard_through_talk_key(
+    words: np.ndarray,
+    snr_db: float | None,
+    noise: Callable[[int], np.ndarray],
+    rng: random.Random,
+) -> np.ndarray:
+    """``words`` said in a room (:func:`in_room`) between two presses of the talk key."""
+    first, last = words_span(words)
+    sound, lead = in_room(words, snr_db, noise)
+    return talk_key(sound, (lead + first) / RATE, (lead + last) / RATE, rng)

@@ -4,6 +4,7 @@ prove what each outcome means and that a small run hears every word in every roo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
@@ -47,6 +48,11 @@ def test_a_request_is_right_by_what_the_game_does_and_a_move_instead_of_it_is_no
     assert answers.game_outcome(game, _heard("zeit", 0.9), said)[0] == "wrong"
     assert answers.game_outcome(game, _heard("Eva vier", 0.9), said) == ("wrong", "Eva vier")
     assert answers.game_outcome(game, _heard("Eva vier", 0.3), said) == ("asked", "Eva vier")
+    # Three moves heard alike are offered by number: a question too, nothing done.
+    three = Transcript(
+        (("Bauer Eva drei", 0.27), ("Bauer David drei", 0.25), ("Eva vier", 0.24)), True, 0.0
+    )
+    assert answers.game_outcome(game, three, said) == ("asked", "Bauer Eva drei")
     assert answers.game_outcome(game, Transcript((), True, 0.0), said)[0] == "none"
     assert answers.game_outcome(game, None, said)[0] == "none"
 
@@ -96,21 +102,40 @@ def test_a_number_read_surely_as_another_chooses_another_move_and_an_unsure_one_
     assert answers.game_outcome(game, None, said)[0] == "none"
 
 
-@needs_espeak
-def test_a_small_run_hears_every_word_in_every_room_named(
-    whisper_model: Path, settings: Settings, vocab: Vocabulary
-) -> None:
-    recognizer = WhisperRecognizer(whisper_model, vocab)
-    report = answers.run(
+def _small_run(
+    recognizer: WhisperRecognizer,
+    settings: Settings,
+    conditions: tuple[str, ...],
+    sentences: Sequence[str],
+    words: dict[str, tuple[str, ...]],
+    *,
+    talk_key: bool = False,
+) -> answers.Report:
+    """One of each word, by the tuning voices, seed 7."""
+    return answers.run(
         settings,
-        vocab,
+        recognizer.vocab,
         recognizer,
         count=1,
         seed=7,
         voices=asr.VOICE_SETS["tuning"],
-        conditions=("clean", "babble10"),
-        sentences=asr.NON_CHESS[:2],
-        words={"question": ("ja", "zwei"), "asked": ("nein", "zeit"), "choice": ("drei",)},
+        conditions=conditions,
+        sentences=sentences,
+        words=words,
+        talk_key=talk_key,
+    )
+
+
+@needs_espeak
+def test_a_small_run_hears_every_word_in_every_room_named(
+    whisper_model: Path, settings: Settings, vocab: Vocabulary
+) -> None:
+    report = _small_run(
+        WhisperRecognizer(whisper_model, vocab),
+        settings,
+        ("clean", "babble10"),
+        asr.NON_CHESS[:2],
+        {"question": ("ja", "zwei"), "asked": ("nein", "zeit"), "choice": ("drei",)},
     )
     for condition in ("clean", "babble10"):
         assert report.tallies[(condition, "question")].total == 2
@@ -119,6 +144,27 @@ def test_a_small_run_hears_every_word_in_every_room_named(
         assert report.sentences[condition] == 2
     table = answers.format_report(report, backend="Whisper base", seed=7, voices="tuning", count=1)
     assert "| clean |" in table and "| babble10 |" in table and "sentences → a move played" in table
+
+
+@needs_espeak
+def test_through_the_talk_key_the_words_are_heard_in_babble_five_db_below_the_player(
+    whisper_model: Path, settings: Settings, vocab: Vocabulary
+) -> None:
+    """``--talk-key``: babble 5 dB below the player, the room the talk key is for, and each
+    word recorded from press to press; the table says how the words were heard."""
+    report = _small_run(
+        WhisperRecognizer(whisper_model, vocab),
+        settings,
+        ("babble5",),
+        asr.NON_CHESS[:1],
+        {"question": ("ja",), "asked": ("nein",), "choice": ("drei",)},
+        talk_key=True,
+    )
+    assert [report.tallies[("babble5", c)].total for c in answers.CONTEXTS] == [1, 1, 1]
+    table = answers.format_report(
+        report, backend="Whisper base", seed=7, voices="tuning", count=1, talk_key=True
+    )
+    assert "| babble5 |" in table and "through the talk key" in table
 
 
 def test_a_count_below_one_is_refused_in_one_sentence(capsys: pytest.CaptureFixture[str]) -> None:

@@ -70,8 +70,8 @@ _ECHO_GAP = 0.5  # seconds: an utterance begun this soon after the last words ..
 _ECHO_BELOW_DB = 12.0  # ... and this far below their loudest is the room's echo of them
 _MAX_UTTERANCE = 10.0  # seconds; longer is noise that fooled the detector, the floor adapts
 _MAX_INTERRUPTION = 2.0  # seconds: utterances during our own speech are cut this short
-_PTT_PRE_ROLL = 0.1  # keys are pressed a little after the first sound
-_PTT_POST_ROLL = 0.15  # and released a little before the last one
+PTT_PRE_ROLL = 0.1  # keys are pressed a little after the first sound
+PTT_POST_ROLL = 0.15  # and released a little before the last one
 _FLOOR_UP = 0.02  # per quiet frame: the noise floor rises slowly (about 1 s)...
 _FLOOR_DOWN = 0.3  # ...and falls quickly
 
@@ -618,12 +618,12 @@ class Listener:
             return False
         if self._ptt_frames is None:
             self.endpointer.abandon()  # a key press overrides voice detection
-            keep = int(_PTT_PRE_ROLL / _FRAME_SECONDS)
+            keep = int(PTT_PRE_ROLL / _FRAME_SECONDS)
             self._ptt_frames = list(self.endpointer.recent)[-keep:] if keep else []
         self._ptt_frames.append(frame)
         if released is None and len(self._ptt_frames) * _FRAME_SECONDS >= _MAX_UTTERANCE:
-            released = frame.at - _PTT_POST_ROLL  # pressed once and forgotten: end it here
-        if released is None or frame.at < released + _PTT_POST_ROLL:
+            released = frame.at - PTT_POST_ROLL  # pressed once and forgotten: end it here
+        if released is None or frame.at < released + PTT_POST_ROLL:
             return True
         with self._ptt_lock:
             self._ptt_held = False
