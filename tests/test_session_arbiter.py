@@ -42,10 +42,14 @@ def test_6_11_player_calls_the_arbiter_and_arbiter_adjusts_clocks_and_counter(
     assert says(out, "blind", 90.0) == [
         "Gespielt: fünf Züge. Bis zur Zeitkontrolle: fünfunddreißig Züge."
     ]
-    # A malformed action is refused and changes nothing.
-    assert says(out, "arbiter", 100.0)[0].startswith("Aktion fly_away abgelehnt: unknown action")
-    # a malformed message keeps its English detail (no panel sends it)
-    assert says(out, "arbiter", 101.0)[0].startswith("Aktion Zeit gutgeschrieben abgelehnt: 'side'")
+    # A malformed action is refused and changes nothing, in the arbiter's words: it was
+    # refused in English inside the German sentence (a review).
+    assert says(out, "arbiter", 100.0)[0].startswith(
+        "Aktion fly_away abgelehnt: eine Aktion fly_away gibt es nicht; bekannt sind: pause, "
+    )
+    assert says(out, "arbiter", 101.0)[0].startswith(
+        'Aktion Zeit gutgeschrieben abgelehnt: side darf nicht "green" sein; erlaubt: white, black'
+    )
     assert clock_at(out, 101.0)["black"] == clock_at(out, 90.0)["black"]
     # A declared result ends the game and is announced to both sides.
     assert results(out) == [{"t": 110.0, "result": "0-1", "reason": "arbiter"}]

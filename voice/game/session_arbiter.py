@@ -57,7 +57,7 @@ class ArbiterDesk:
         """Apply, log with the reason, echo; a refused action changes nothing."""
         command = event.command
         if isinstance(command, Malformed):
-            self._refuse(event, command.error, t, out)
+            self._refuse(event, command, t, out)
             return
         try:
             self._apply(command, t, out)
@@ -69,17 +69,20 @@ class ArbiterDesk:
         action = logged_action(name, event.params)  # a kind of illegal move by its name
         self.game.to_arbiter(out, t, "arbiter.logged", action=action, reason=command.reason or "-")
 
-    def _refuse(self, event: ArbiterAction, error: str | Explained, t: int, out: Outputs) -> None:
-        """Logged as given, so that the arbiter sees what was refused and why: in words of
-        the arbiter's language where the refusal has a sentence (``game.why.{reason}``), in
-        the English of a malformed message otherwise."""
+    def _refuse(
+        self, event: ArbiterAction, error: Malformed | Explained, t: int, out: Outputs
+    ) -> None:
+        """Logged as given, so that the arbiter sees what was refused and why, in words of
+        the arbiter's language (``game.why.{reason}``): a malformed action too, which was
+        refused in English inside the arbiter's sentence (a review)."""
         why: dict[str, Any] = {}
-        if isinstance(error, Explained) and error.reason:
+        if error.reason:
             why = {"reason": error.reason, **error.params}
+        english = error.error if isinstance(error, Malformed) else str(error)
         kind = f"refused:{event.action}"
-        self.game.log.append(LogEntry(t, kind, None, str(error), dict(event.params), why))
+        self.game.log.append(LogEntry(t, kind, None, english, dict(event.params), why))
         action = logged_action(event.action, event.params)
-        self.game.to_arbiter(out, t, "arbiter.refused", action=action, error=str(error), why=why)
+        self.game.to_arbiter(out, t, "arbiter.refused", action=action, error=english, why=why)
 
     def _apply(self, command: ArbiterCommand, t: int, out: Outputs) -> None:
         game = self.game

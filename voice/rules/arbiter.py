@@ -336,7 +336,9 @@ def _retraction(params: Mapping[str, Any]) -> Retraction | None:
     has_ply = "ply" in params
     has_move = "to_move" in params
     if has_ply and has_move:
-        raise ArbiterError("give either 'ply' or 'to_move', not both")
+        raise ArbiterError(
+            "give either 'ply' or 'to_move', not both", "one_of", first="ply", second="to_move"
+        )
     if not has_ply and not has_move:
         return None
     times = {
@@ -380,7 +382,11 @@ def read_action(action: str, params: Mapping[str, Any]) -> ArbiterCommand:
             back = _retraction(params)
             if back is None:
                 raise ArbiterError(
-                    "'retract' needs 'ply' (half-moves kept) or 'to_move' (move number)"
+                    "'retract' needs 'ply' (half-moves kept) or 'to_move' (move number)",
+                    "retract_needs",
+                    action="retract",
+                    first="ply",
+                    second="to_move",
                 )
             return Retract(back, reason)
         case "illegal_move":
@@ -388,9 +394,8 @@ def read_action(action: str, params: Mapping[str, Any]) -> ArbiterCommand:
             offender = _side(params)
             kind = params.get("kind", "move")
             if kind not in ILLEGAL_KINDS:
-                raise ArbiterError(
-                    f"'kind' must be one of {', '.join(ILLEGAL_KINDS)}, not {kind!r}"
-                )
+                english = f"'kind' must be one of {', '.join(ILLEGAL_KINDS)}, not {kind!r}"
+                raise _fault(english, "kind", kind, ", ".join(ILLEGAL_KINDS))
             rest = {k: v for k, v in params.items() if k not in ("side", "kind")}
             back = _retraction(rest)
             return IllegalMove(offender, kind, back, reason)
@@ -410,8 +415,14 @@ def read_action(action: str, params: Mapping[str, Any]) -> ArbiterCommand:
         case "declare_result":
             result = params.get("result")
             if result not in _RESULTS:
-                raise ArbiterError(f"'result' must be one of {', '.join(_RESULTS)}, not {result!r}")
+                english = f"'result' must be one of {', '.join(_RESULTS)}, not {result!r}"
+                raise _fault(english, "result", result, ", ".join(_RESULTS))
             return DeclareResult(result, reason)
         case "approve_setup":
             return ApproveSetup(reason)
-    raise ArbiterError(f"unknown action {action!r}; known: {', '.join(ACTIONS)}")
+    raise ArbiterError(
+        f"unknown action {action!r}; known: {', '.join(ACTIONS)}",
+        "unknown_action",
+        action=action,
+        known=", ".join(ACTIONS),
+    )
