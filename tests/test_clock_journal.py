@@ -200,3 +200,31 @@ def test_a_clock_journal_keeps_the_clock_rules_it_ran_by(
         lines = [json.dumps({"setup": setup}), '{"t": 12, "press": "white"}']
         list(run_journaled(lines, settings, journal_path=path))
         assert read_journal(path).setup.extra["revision"] == kept
+
+
+def test_a_resumed_clock_that_stands_is_journaled_so_and_stands_when_resumed_again(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """The hold is an input like any other (written before the clock sees it): a clock cut off
+    again before anyone pressed comes back standing, and says how to start it."""
+    path = tmp_path / "clock-20261102-180000.jsonl"
+    setup = Setup(mode="clock", time_control="600", language="de", extra={"start": "press"})
+    with Journal.create(path, setup) as journal:
+        journal.extend([KeyPress(1000, "press"), KeyPress(5000, "press")])
+    opened = _resumed(_resume_args(path), settings, "de")
+    keeper = _Keeper(opened.journal, "de")
+    for event in opened.session.leftovers(opened.start_ms):
+        keeper.write(event)
+        opened.session.handle(event)
+    keeper.close()
+    assert read_journal(path).events[-1] == KeyPress(5000, "hold")
+    again = _resumed(_resume_args(path), settings, "de")
+    try:
+        assert not again.session.time_runs() and again.session.leftovers(again.start_ms) == []
+        assert _said_text(again.greeting)[-1].endswith(
+            "Gespielt: ein Zug. Die Uhr steht. Leertaste oder Eingabetaste startet die Uhr für "
+            "Schwarz."
+        )
+    finally:
+        if again.journal is not None:
+            again.journal.close()

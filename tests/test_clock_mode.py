@@ -503,6 +503,60 @@ def test_a_resumed_clock_says_a_fallen_flag_again(settings: Settings) -> None:
     assert said(clock.resume_announcement())[0].endswith("Zeit abgelaufen für Weiß.")
 
 
+def test_a_resumed_clock_stands_until_a_press_starts_the_side_to_move(
+    settings: Settings,
+) -> None:
+    """6.11: after an interruption the arbiter restarts the clock once the players sit again;
+    it ran again at once, and the time it took to sit down was the player's (a new user's
+    trial). It stands, says how to start it, and the press starts the side to move without
+    completing a move, as a new clock's first press starts White's."""
+    clock = session(settings, control="600+5", start_ms=None, language="de", blind="black")
+    clock.handle(KeyPress(1 * S, "press"))  # White's clock starts
+    clock.handle(KeyPress(5 * S, "press"))  # White's move: Black to move
+    clock.handle(Tick(9 * S))  # the last journaled instant before the power cut
+    (hold,) = clock.leftovers(9 * S)
+    out = clock.handle(hold)
+    assert said(out) == ["Die Uhr steht. Leertaste oder Eingabetaste startet die Uhr für Schwarz."]
+    assert out[-1] == ClockState(9 * S, 601 * S, 596 * S, None, 1)
+    assert not clock.time_runs() and clock.next_wakeup_ms() is None
+    assert said(clock.resume_announcement())[0].endswith(  # resumed again while it stands
+        "Die Uhr steht. Leertaste oder Eingabetaste startet die Uhr für Schwarz."
+    )
+    assert clock.leftovers(60 * S) == []
+    assert said(clock.handle(KeyPress(90 * S, "time"))) == [
+        "Weiß zehn Minuten eine Sekunde, Schwarz neun Minuten sechsundfünfzig Sekunden. "
+        "Gespielt: null Züge. Die Uhr steht. Leertaste oder Eingabetaste startet die Uhr für "
+        "Schwarz."
+    ]
+    out = clock.handle(KeyPress(120 * S, "press"))  # the players sat down: Black's clock
+    assert said(out) == ["Die Uhr läuft. Schwarz ist am Zug."]
+    assert out[-1] == ClockState(120 * S, 601 * S, 596 * S, "black", 1)
+    out = clock.handle(KeyPress(130 * S, "press"))  # Black's move, ten seconds charged
+    assert out[-1] == ClockState(130 * S, 601 * S, 591 * S, "white", 1)
+
+
+def test_p_starts_a_resumed_clock_too_and_the_arbiters_pause_keeps_it_paused(
+    settings: Settings,
+) -> None:
+    clock = session(settings, control="600", language="en")
+    clock.handle(clock.leftovers(5 * S)[0])
+    assert said(clock.handle(KeyPress(20 * S, "pause"))) == ["Clock running again."]
+    assert clock.time_runs()
+    clock.handle(clock.leftovers(25 * S)[0])
+    assert said(clock.handle(Pause(30 * S))) == ["Clock paused."]  # the arbiter's
+    assert said(clock.handle(KeyPress(40 * S, "press"))) == ["The clock is paused."]
+
+
+def test_the_press_that_starts_a_resumed_clock_is_no_bounce(settings: Settings) -> None:
+    """Game time stood still while the program was down, so the first press after it can come
+    within the bounce time of the last press before: it is taken."""
+    clock = session(settings, control="600", start_ms=None, language="en", extra={"bounce_ms": 300})
+    clock.handle(KeyPress(1000, "press"))
+    clock.handle(KeyPress(2000, "press"))
+    clock.handle(clock.leftovers(2000)[0])
+    assert said(clock.handle(KeyPress(2100, "press"))) == ["The clock is running. Black to move."]
+
+
 @pytest.mark.parametrize(
     ("keys", "leftover"),
     [(("help",), "help"), (("quit",), "none"), (("quit", "help"), "help"), ((), None)],
@@ -518,7 +572,7 @@ def test_a_resumed_clock_leaves_help_mode_and_an_unconfirmed_quit(
         clock.handle(KeyPress(t * S, key))
     events = clock.leftovers(10 * S)
     assert [event.key for event in events if isinstance(event, KeyPress)] == (
-        [leftover] if leftover else []
+        [leftover, "hold"] if leftover else ["hold"]
     )
     for event in events:
         clock.handle(event)

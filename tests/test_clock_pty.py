@@ -217,8 +217,9 @@ def test_a_clock_killed_mid_game_comes_back_with_every_press(
     terminal_factory: list[Terminal],
 ) -> None:
     """Nothing is lost on a crash or power cut: each press is on disk before the clock counts
-    it, and ``--resume`` brings the clock back running for the side to move, says so with both
-    times and the moves, and refuses a second copy while the first runs."""
+    it, and ``--resume`` brings the clock back for the side to move, says so with both times
+    and the moves, stands until a press starts it, and refuses a second copy while the first
+    runs."""
     term = start(terminal_factory, "--control", "600", "--no-listen", sound_server=False)
     term.expect("H für Hilfe.")
     term.type(b" ")
@@ -246,6 +247,9 @@ def test_a_clock_killed_mid_game_comes_back_with_every_press(
     assert "Partie fortgesetzt. Schwarz ist am Zug. Weiß neun Minuten" in said
     assert "Weiß zehn Minuten" not in said  # White's 1.5 s are still spent
     assert "Gespielt: ein Zug." in said
+    again.expect("Die Uhr steht. Leertaste oder Eingabetaste startet die Uhr für Schwarz.")
+    again.type(b" ")
+    again.expect("Die Uhr läuft. Schwarz ist am Zug.")
 
     twice = start(terminal_factory, "--resume", str(journal), sound_server=False)
     twice.expect("ist in Gebrauch: die Uhr läuft wohl noch in einem anderen Fenster.")

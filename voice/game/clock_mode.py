@@ -20,6 +20,11 @@ What is said, and when (docs/rules.md §2 and §6.4):
   configured threshold, never in the tournament profile;
 - confirmations of the user's own actions (start, pause, resume, quit, help mode).
 
+A clock brought back from its journal after an interruption stands until a press (or P) starts
+the side to move again (:meth:`ClockSession.leftovers`, the input ``hold``): the players sit
+down again and the arbiter restarts the clock (6.11), as a new clock waits for its first press;
+that press starts the clock, it completes no move.
+
 Once a flag has fallen the game is decided (6.9: lost, or drawn when the opponent cannot mate)
 and the clock stands, as a clock does that shows a fallen flag: a press neither switches it nor
 adds an increment, and says that the time is up and the clock stands; the time and the moves are
@@ -121,6 +126,7 @@ class ClockSession:
         self.help_mode = False
         self.finished = False
         self._quit_pending = False
+        self._held = False  # resumed: the next press starts the side to move (``hold``)
         self._now = 0
         self._warn = self.profile == "home" and settings.clock.warn_low_time
         self._thresholds_ms = sorted({s * 1000 for s in settings.clock.low_time_warnings})
@@ -220,23 +226,31 @@ class ClockSession:
                 black=duration_words(self.clock.remaining_ms("black", t), self.language),
             )
             text += " " + self._moves_report()
-            if self.clock.paused:
+            if self._held:
+                text += " " + self._held_words()
+            elif self.clock.paused:
                 text += " " + message(self.language, "clock.is_paused")
             text += self._flags_report()  # said when it fell; the restarted clock says it again
         return [Say(t, text), self.state(t)]
 
     def leftovers(self, t_ms: int) -> list[InputEvent]:
         """The inputs that end what a clock brought back from its journal should not still be
-        in (fed to it and journaled like any other, so that a later resume replays them):
-        help mode, where every key only says what it does while the player's time runs, and
-        a quit asked for but not confirmed, where the next Q would end the clock at once."""
+        in, and hold it (fed to it and journaled like any other, so that a later resume
+        replays them): help mode, where every key only says what it does while the player's
+        time runs, and a quit asked for but not confirmed, where the next Q would end the clock
+        at once; and a running clock, which stands until a press starts it again (6.11: the
+        players sit down again, the arbiter restarts the clock; it ran again at once, and the
+        time taken to sit down was the player's, a new user's trial)."""
         if self.finished:
             return []  # nothing goes on
+        inputs: list[InputEvent] = []
         if self.help_mode:
-            return [KeyPress(t_ms, "help")]  # also forgets a quit asked for
-        if self._quit_pending:
-            return [KeyPress(t_ms, "none")]  # "any other key goes on"
-        return []
+            inputs.append(KeyPress(t_ms, "help"))  # also forgets a quit asked for
+        elif self._quit_pending:
+            inputs.append(KeyPress(t_ms, "none"))  # "any other key goes on"
+        if self.time_runs():
+            inputs.append(KeyPress(t_ms, "hold"))
+        return inputs
 
     def welcome(self, t_ms: int) -> list[OutputEvent]:
         """The first announcement of the interactive clock: the control and how to start."""
@@ -400,6 +414,15 @@ class ClockSession:
                 return self._toggle_help(t)
             case "quit":
                 return self._quit(t)
+            case "hold" if self.time_runs():
+                self.clock.pause(t)
+                self._held = True
+                # Game time stood still while the program was down: the next press may come
+                # within the bounce time of the last one before, and is no bounce of it.
+                self._last_press = None
+                return [Say(t, self._held_words())]
+            case "hold":  # nothing runs that could stand
+                return []
             case "arbiter":
                 assert isinstance(event, ArbiterAction)
                 return self._arbiter(event)
@@ -423,6 +446,11 @@ class ClockSession:
             return []  # a stopped side's button does nothing, as on a real clock
         if self.flag_stands():
             return [Say(t, self._stands_words())]
+        if self._held:  # resumed: this press starts the side to move again
+            self._held = False
+            self.clock.resume(t)
+            mover = self._side_word(self.clock.running or "white")
+            return [Say(t, message(self.language, "clock.restarted", side=mover))]
         if self.clock.paused:
             return [Say(t, message(self.language, "clock.is_paused"))]
         presser = self.clock.running
@@ -437,12 +465,16 @@ class ClockSession:
             return [Say(t, message(self.language, "clock.not_started"))]
         if self.flag_stands():  # nothing runs that a pause could stop, or a resume restart
             return [Say(t, self._stands_words())]
+        if on and self._held:  # the arbiter's pause: from now on only P restarts it
+            self._held = False
+            return [Say(t, message(self.language, "clock.paused"))]
         if on == self.clock.paused:
             key = "clock.is_paused" if on else "clock.resumed"
             return [Say(t, message(self.language, key))]
         if on:
             self.clock.pause(t)
             return [Say(t, message(self.language, "clock.paused"))]
+        self._held = False
         self.clock.resume(t)
         return [Say(t, message(self.language, "clock.resumed"))]
 
@@ -453,6 +485,11 @@ class ClockSession:
         if self.revision < 2 or self.laws.flag_needs_claim(self.control):
             return False
         return any(self.clock.is_down(side) for side in SIDES)
+
+    def _held_words(self) -> str:
+        """ "Die Uhr steht. Leertaste oder Eingabetaste startet die Uhr für Schwarz." """
+        side = self._side_word(self.clock.running or "white")
+        return message(self.language, "clock.held", press_keys=self._key_words("press"), side=side)
 
     def _stands_words(self) -> str:
         """ "Zeit abgelaufen für Weiß. Die Uhr steht.": what a press meets after the flag."""
@@ -552,6 +589,8 @@ class ClockSession:
         text += " " + self._moves_report() + self._flags_report()
         if not self.clock.started:
             text += " " + message(self.language, "clock.not_started")
+        elif self._held:
+            text += " " + self._held_words()
         elif self.clock.paused and not self.finished:
             text += " " + message(self.language, "clock.is_paused")
         return text
