@@ -286,7 +286,7 @@ def test_a_lost_engine_resigns_on_its_third_lost_turn_and_the_blind_player_wins(
             won = "Weiß gewinnt: Schwarz hat aufgegeben."
             assert Say(game.session.result.t_ms, won, "all") in game.outputs
             pgn = game.session.sheet.pgn()
-            assert '[Result "1-0"]' in pgn and "resignation" in pgn
+            assert '[Result "1-0"]' in pgn and "Schwarz hat aufgegeben." in pgn
             return pgn
 
     pgn = asyncio.run(scenario())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from session_scripts import (
+    SCRIPTS,
     clock_at,
     final_board,
     moves,
@@ -327,6 +328,28 @@ def test_6_9_flag_fall_where_the_opponent_has_a_lone_king_is_a_draw(settings: Se
     assert flag == [{"t": 62.0, "flag": "black"}]  # at its own instant, before the next line
     assert "Zeit abgelaufen für Schwarz." in says(out, "all", 62.0)
     _ended(out, "1/2-1/2", "time_forfeit_draw", 62.0)
+    assert (
+        pgn_game(out)
+        .end()
+        .comment.endswith(
+            "Remis: Schwarz: Zeitüberschreitung, aber der Gegner kann nicht mehr mattsetzen."
+        )
+    )
+
+
+def test_the_pgn_closing_comment_is_in_the_games_language_as_it_reads(
+    settings: Settings,
+) -> None:
+    """A Hebrew game's PGN says how it ended in Hebrew, without the points only the speech
+    needs; the Termination tag stays the standard's English."""
+    script = (SCRIPTS / "r64_flag_fall_loses.jsonl").read_text(encoding="utf-8")
+    out = run_text(
+        script.replace('"mode": "game",', '"mode": "game", "language": "he",', 1), settings
+    )
+    comment = pgn_game(out).end().comment
+    assert pgn_game(out).headers["Termination"] == "time forfeit"
+    assert "time forfeit" not in comment and "\u05b0" not in comment  # no sheva: no points
+    assert any("\u05d0" <= letter <= "\u05ea" for letter in comment)
 
 
 def test_6_9_flag_fall_where_the_opponent_is_walled_off_is_a_draw(settings: Settings) -> None:
@@ -350,8 +373,9 @@ def test_6_9_flag_fall_loses(settings: Settings) -> None:
     assert [line for line in out if "flag" in line] == [{"t": 63.0, "flag": "white"}]
     _ended(out, "0-1", "time_forfeit", 63.0)
     assert pgn_game(out).headers["Termination"] == "time forfeit"
-    # The comment stands on Black's move: it names whose flag fell.
-    assert pgn_game(out).end().comment.endswith("time forfeit by White")
+    # The comment stands on Black's move: it names whose flag fell, in the game's words (it
+    # was English, "time forfeit by White"; a review). The tag keeps the standard's English.
+    assert pgn_game(out).end().comment.endswith("Schwarz gewinnt: Zeitüberschreitung.")
     assert moves(out) == ["e2e4", "e7e5"]
 
 
@@ -395,9 +419,12 @@ def test_9_3_1_1_the_sighted_player_claims_with_the_intended_move(settings: Sett
 
 
 def test_the_pgn_ends_with_the_reason_in_words(settings: Settings) -> None:
-    """A PGN reader sees "fifty moves", not the program's key ``fifty_moves``."""
+    """A PGN reader sees the reason in the game's words, not the program's key
+    ``fifty_moves``."""
     out = run_text(FIFTY_MOVES_SIGHTED_TO_MOVE, settings)
-    assert "{ fifty moves } 1/2-1/2" in pgn_text(out)
+    assert (
+        "{ Remis: fünfzig Züge ohne Bauernzug und ohne Schlagen, berechtigt beansprucht. }\n1/2-1/2"
+    ) in pgn_text(out)
 
 
 def test_a_journal_the_app_wrote_before_the_claim_button_replays_as_played(

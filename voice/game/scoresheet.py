@@ -75,6 +75,9 @@ class Scoresheet:
     reason: str = ""
     laws: str = ""  # the FIDE Laws edition the game is played under ("2023", ...)
     by: Side | None = None  # who resigned, overstepped the time or moved illegally
+    note: str = ""
+    """How the game ended, in words, for the PGN's closing comment (the session writes it in
+    the game's language)."""
 
     def record(self, entry: Entry) -> None:
         self.entries.append(entry)
@@ -89,15 +92,17 @@ class Scoresheet:
         del self.entries[plies:]
         self.offers = {ply for ply in self.offers if ply <= plies}
 
-    def finish(self, result: str, reason: str, by: Side | None = None) -> None:
+    def finish(self, result: str, reason: str, by: Side | None = None, note: str = "") -> None:
         self.result = result
         self.reason = reason
         self.by = by
+        self.note = note
 
     def reopen(self) -> None:
         self.result = "*"
         self.reason = ""
         self.by = None
+        self.note = ""
 
     # -- PGN ------------------------------------------------------------------------------
 
@@ -125,14 +130,11 @@ class Scoresheet:
             node.set_clock(entry.clock_ms // 1000)
             if entry.ply in self.offers:
                 node.comment = f"{node.comment} (=)".strip()
-        if self.result != "*" and self.reason:  # in words a reader of the PGN knows
-            # Whose: the comment stands on the last move, often the other side's.
-            text = self.reason.replace("_", " ")
-            if self.by:  # "time forfeit by White", "time forfeit by Black, drawn"
-                drawn = self.reason.endswith("_draw")
-                text = self.reason.removesuffix("_draw").replace("_", " ")
-                text += f" by {self.by.capitalize()}" + (", drawn" if drawn else "")
-            node.comment = f"{node.comment} {text}".strip()
+        if self.result != "*" and self.note:
+            # In the game's words, naming whose it was ("Schwarz gewinnt:
+            # Zeitüberschreitung."): the comment stands on the last move, often the other
+            # side's. The Termination tag keeps the standard's English for programs.
+            node.comment = f"{node.comment} {self.note}".strip()
         exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=True)
         return game.accept(exporter)
 

@@ -39,7 +39,7 @@ from voice.rules.events import (
 from voice.rules.laws import ILLEGAL_KINDS, EditionError, laws_for
 from voice.rules.legal_position import problems
 from voice.rules.timecontrol import parse_time_control
-from voice.words.messages import catalogue, message
+from voice.words.messages import catalogue, display_text, message
 from voice.words.phrases import render_move
 from voice.words.spoken_time import duration_words, number_words
 from voice.words.vocabulary import Vocabulary
@@ -427,9 +427,23 @@ class SessionBase:
         self.expect_repeat = None
         if not self.clock.paused:
             self.clock.pause(t)
-        self.sheet.finish(result, reason, by)
+        self.sheet.finish(result, reason, by, note=self.pgn_note(final, by))
         out.add(final)
         self.say_all(out, t, "result.announce", final=final, by=by)
+
+    def pgn_note(self, final: Result, by: Side | None) -> str:
+        """How the game ended, for the PGN's closing comment: in the game's language (the
+        blind player's scoresheet, D.2.7), as it reads (no Hebrew points or Arabic vowel
+        marks). It was English ("time forfeit by White") in a German game (a review); the PGN
+        tags stay English, as the PGN standard has them. A draw caused by one side names it
+        ("Remis: Weiß: Zeitüberschreitung, aber …")."""
+        language = self.language
+        text = self.result_words(final, language)
+        if by is not None and final.result == "1/2-1/2":
+            reason = game_message(language, self.laws.wording(f"reason.{final.reason}"), loser="")
+            side = ann.side_name(by, language)
+            text = game_message(language, "pgn.drawn_by", side=side, reason=reason)
+        return display_text(text, language)
 
     def result_words(self, result: Result, language: str | None = None) -> str:
         language = language or self.language
