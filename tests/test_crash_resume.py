@@ -251,3 +251,29 @@ def test_a_resumed_window_runs_again_from_when_the_resume_has_been_said(
     assert "Offen war noch: Eva vier ist angesagt." in resumed.stdout, resumed.stdout
     lines = [json.loads(line) for line in journal.read_text().splitlines()]
     assert lines[2] == {"t": 1.0, "resume_said": True}
+
+
+def test_ctrl_c_says_in_one_line_where_the_game_is_kept_and_how_to_go_on(tmp_path: Path) -> None:
+    """A new user's trial: Ctrl-C printed the whole scoresheet with a clock mark after every
+    move, and a screen reader read all of it out. One line says that the game is saved and the
+    command that continues it (its journal's path in it); the scoresheet is in the journal."""
+    from console import Console
+
+    journal = tmp_path / "game-20261128-120000.jsonl"
+    con = Console("play", "--text", "--no-speech", "--no-web", "--journal", str(journal))
+    try:
+        con.expect("Die Partie beginnt. Sie spielen Weiß.")
+        con.type("Eva vier")
+        assert con.next_line() == "Eva vier"
+        con.type("Eva fünf")  # the opponent's move, passed on
+        assert con.next_line() == "Eva fünf"
+        con.process.send_signal(signal.SIGINT)
+        assert con.wait() == 0
+        said = con.lines[con.lines.index("Eva fünf") + 1 :]
+    finally:
+        con.close()
+    assert said == [
+        "Die Partie ist gespeichert. Fortsetzen mit: voice-chess play --text --no-speech "
+        f"--no-web --resume {journal}"
+    ]
+    assert [type(e).__name__ for e in read_journal(journal).events] == ["BlindSpeech"] * 2

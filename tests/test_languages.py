@@ -456,7 +456,7 @@ def test_play_in_hebrew_prints_unpointed_hebrew_and_resumes_in_hebrew(tmp_path: 
         line = con.next_line()
         assert any("\u05d0" <= c <= "\u05ea" for c in line), line
         con.end_input()
-        con.expect(shown("he", "app.end.saved", path=journal))
+        con.expect(shown("he", "app.end.saved_spoken"))
         assert con.wait() == 0
     finally:
         con.close()

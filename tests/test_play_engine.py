@@ -79,8 +79,10 @@ def test_typed_game_against_stockfish_then_resumed(
         con.end_input()
         dated = con.expect('[Date "')
         con.expect('[Black "Stockfish, Stufe 2"]')
-        con.expect(f"Die Partie ist gespeichert in {journal}.")
-        con.expect(f"Fortsetzen mit: voice-chess play --text --no-speech --resume {journal}")
+        con.expect(
+            "Die Partie ist gespeichert. "
+            f"Fortsetzen mit: voice-chess play --text --no-speech --resume {journal}"
+        )
         assert con.wait() == 0
     finally:
         con.close()

@@ -52,7 +52,8 @@ def test_ctrl_c_says_the_game_is_saved_whole_and_briefly(pulse: PulseAudio, tmp_
             con.process.send_signal(signal.SIGINT)
             assert con.wait() == 0
             ended = time.monotonic()
-        assert f"Die Partie ist gespeichert in {journal}." in con.output()
+        saved = f"Die Partie ist gespeichert. Fortsetzen mit: voice-chess play --resume {journal}"
+        assert saved in con.output()
         # What the start-up was saying is cut within a few blocks; what follows is the end.
         spoken = [
             (max(start, interrupted + 0.3), end)

@@ -230,6 +230,7 @@ class App:
         self.quit_guard = QuitGuard()
         self.talk_hint = TalkKeyHint()
         self._game_over_said = False
+        self._interrupted = False  # Ctrl-C or a shutdown: the end is said in one sentence
         self.learner: GameLearner | None = None
 
     # -- words ------------------------------------------------------------------------------
@@ -606,6 +607,7 @@ class App:
         while True:
             kind, value = await self._inbox.queue.get()
             if kind in ("end", "interrupt"):
+                self._interrupted = kind == "interrupt"
                 # With a journal already made, the way to continue is printed at the end.
                 made = getattr(self, "journal", None) is not None
                 raise Startup(self.text("fail.input_ended_kept" if made else "fail.input_ended"))
@@ -964,6 +966,7 @@ class App:
         while True:
             kind, value = await self._inbox.queue.get()
             if kind == "interrupt":
+                self._interrupted = True
                 self.output.stop()
                 return
             if kind == "end":
@@ -1038,6 +1041,22 @@ class App:
         assert self.session is not None
         return self.session.pgn()
 
+    def _say_saved(self, session: GameSession, path: Path) -> None:
+        """Where the game is kept: for a game that goes on, one line that is also the way to
+        go on ("Die Partie ist gespeichert. Fortsetzen mit: voice-chess play … --resume …").
+        The scoresheet is printed when the game ended and at the end of typed input, not after
+        Ctrl-C: a screen reader read out every move and clock mark of it (a new user's trial).
+        The path is printed, not read out: spoken, it kept a Ctrl-C waiting for seconds of
+        letters and slashes."""
+        if not self._game_over_said and not (self._interrupted and session.result is None):
+            self.output.line(self._pgn())
+        spoken = self.text("end.saved_spoken")
+        if session.result is not None:
+            self.output.say(self.text("end.saved", path=path), spoken=spoken)
+            return
+        resume = self.text("end.resume", command=resume_command(self.plan), path=path)
+        self.output.say(f"{spoken} {resume}", spoken=spoken)
+
     async def _shutdown(self) -> None:
         if self.opponent is not None:
             await self.opponent.stop()
@@ -1060,20 +1079,7 @@ class App:
         if self.journal is not None:
             self.journal.close()
             if self.session is not None:
-                if not self._game_over_said:
-                    self.output.line(self._pgn())
-                # The path is printed, not read out: spoken, it kept a Ctrl-C waiting for
-                # seconds of letters and slashes.
-                self.output.say(
-                    self.text("end.saved", path=self.journal.path),
-                    spoken=self.text("end.saved_spoken"),
-                )
-                if self.session.result is None:
-                    self.output.line(
-                        self.text(
-                            "end.resume", command=resume_command(self.plan), path=self.journal.path
-                        )
-                    )
+                self._say_saved(self.session, self.journal.path)
         self.output.close()
 
 
