@@ -49,7 +49,8 @@ def play_one_move(con: Console, journal: Path, settings: Settings, vocab: Vocabu
     assert isinstance(last, SightedMove), contents.events
     after_mine = journal_board(journal, settings)
     after_mine.pop()
-    assert reply == render_move(after_mine, chess.Move.from_uci(last.move), vocab)
+    # Marked as the computer's: it comes at once after the player's move said back.
+    assert reply == f"Computer: {render_move(after_mine, chess.Move.from_uci(last.move), vocab)}"
 
 
 @pytest.mark.slow

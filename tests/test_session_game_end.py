@@ -436,3 +436,33 @@ def test_a_journal_the_app_wrote_before_the_claim_button_replays_as_played(
     script = FIFTY_MOVES_SIGHTED_TO_MOVE.replace('"mode": "game"', '"mode": "game", "app": "play"')
     # The button is refused as an offer before the move; the game goes on (until the flag).
     assert [r["reason"] for r in results(run_text(script, settings))] == ["time_forfeit"]
+
+
+def test_against_the_computer_the_player_is_spoken_to_and_its_replies_are_marked(
+    settings: Settings,
+) -> None:
+    """Against the computer only the blind player listens: their own offer was announced in
+    the third person ("Weiß bietet Remis an."), and the computer's reply came right after the
+    player's move said back, unmarked (a review). With a person at the board both hear the
+    loudspeaker, and the sentences name the sides (the other tests here)."""
+    out = run_text(
+        """
+        {"setup": {"mode": "game", "time_control": "600", "opponent": "engine"}}
+        {"t": 1, "blind": "Eva vier"}
+        {"t": 2, "sighted": "e5"}
+        {"t": 3, "blind": "Springer Felix drei Remis"}
+        {"t": 4, "sighted": "Nc6"}
+        {"t": 5, "key": "sighted:draw_offer"}
+        {"t": 6, "blind": "nein"}
+        """,
+        settings,
+    )
+    assert says(out, "blind", 2.0) == ["Computer: Eva fünf"]
+    assert says(out, "blind", 3.0) == ["Springer Felix drei", "Sie bieten Remis an."]
+    assert says(out, "blind", 4.0) == [
+        "Computer: Springer Cesar sechs",
+        "Der Computer lehnt Ihr Remisangebot mit seinem Zug ab.",
+    ]
+    assert says(out, "blind", 5.0) == ["Der Computer bietet Remis an."]
+    assert says(out, "blind", 6.0) == ["Sie lehnen das Remisangebot ab."]
+    assert moves(out) == ["e2e4", "e7e5", "g1f3", "b8c6"]  # the move words are the same

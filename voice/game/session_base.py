@@ -238,6 +238,11 @@ class SessionBase:
         """No board for the sighted opponent (``play --no-web``): the opponent's moves come
         through the blind player's input too, said by the opponent or passed on by the player,
         and are heard, asked back and confirmed like the player's own."""
+        self.against_computer = extra.get("opponent") == "engine"
+        """The computer plays the sighted side: only the blind player listens, so what is
+        said speaks to them ("Sie bieten Remis an.") and names the computer's acts as its own
+        ("Computer: Springer Cesar sechs"). With a person at the board, both hear the
+        loudspeaker, and the sentences name the sides, as an assistant's do (D.2.10)."""
         self.offer_with_move = False
         """The blind player said "Remis" before their move: the offer follows it."""
         self.window_resumed: PendingCorrection | None = None
@@ -330,7 +335,12 @@ class SessionBase:
             self.emit(out, Say(t, spoken, "blind"))
         out.add(MoveMade(t, entry.uci, entry.san, side, spoken))
         if side == self.sighted and announce_to != "blind" and not said:
-            self.emit(out, Say(t, spoken, "blind"))  # the opponent's move, from their board
+            # The opponent's move, from their board; the computer's reply is marked as its
+            # own: it came at once after the player's move said back, two moves in a row with
+            # nothing to tell them apart (a review).
+            if self.against_computer:
+                spoken = game_message(self.language, "move.computer", move=spoken)
+            self.emit(out, Say(t, spoken, "blind"))
         if self.opponent_speaks:
             # One microphone for both: a move said again is a repeat, never the other side's
             # move (a recapture on the same square is asked: "Wiederholung oder Ihr Zug?").
@@ -500,7 +510,11 @@ class SessionBase:
         return self.settings.language.arbiter or self.opponent_language
 
     def say_all(self, out: Outputs, t: int, key: str, **params: Any) -> None:
-        """One sentence to both players, each in their language."""
+        """One sentence to both players, each in their language; against the computer, in
+        the words of :data:`AGAINST_THE_COMPUTER`."""
+        if self.against_computer and key in AGAINST_THE_COMPUTER:
+            yours, its = AGAINST_THE_COMPUTER[key]
+            key = yours if params.get("by") == self.blind else its
         for to, language in self.audiences():
             self.emit(out, Say(t, self.sentence(key, language, params), to))
 
@@ -561,6 +575,17 @@ class SessionBase:
             self._running(),
             self.clock.moves_completed("white"),
         )
+
+
+AGAINST_THE_COMPUTER: dict[str, tuple[str, str]] = {
+    "draw.offered": ("draw.offered.you", "draw.offered.computer"),
+    "draw.declined": ("draw.declined.you", "draw.declined.computer"),
+    "draw.rejected_by_move": ("draw.rejected_by_move.you", "draw.rejected_by_move.computer"),
+    "resume.offer": ("resume.offer.you", "resume.offer.computer"),
+}
+"""Sentences naming a side by its colour ("Weiß bietet Remis an."), and how they are said
+against the computer: of the blind player's own act (``by`` the blind player) and of the
+computer's. The player heard their own offer in the third person (a review)."""
 
 
 class BadFen(ScriptError):
