@@ -185,3 +185,48 @@ def test_play_resume_opens_a_finished_game_only_by_its_file_and_leaves_the_file_
     command = "voice-chess play --text --no-speech --no-web"
     assert f"Fortsetzen mit: {command} --resume {unfinished}" in resumed
     assert (finished.read_bytes(), finished.stat().st_mtime_ns) == before
+
+
+def test_resume_alone_replays_a_finished_game_once_not_at_every_search(
+    tmp_path: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new user's review: with hundreds of finished games, ``--resume`` alone replayed every
+    one of them each time to find the unfinished game (seconds). A journal found finished is
+    remembered with its size and time: the next search replays only what it must, and picks
+    the same game."""
+    import voice.runtime.resume as resume_module
+
+    replayed: list[Path] = []
+    real_read = resume_module.read_journal
+
+    def counting(path: Path) -> object:
+        replayed.append(path)
+        return real_read(path)
+
+    monkeypatch.setattr(resume_module, "read_journal", counting)
+    finished = [
+        _finished(tmp_path, age_s=60 + n, name=f"game-20261020-18{n:04d}.jsonl") for n in range(120)
+    ]
+    unfinished = _unfinished(tmp_path, age_s=3600)  # older than every finished game
+    assert latest_unfinished(tmp_path, settings) == unfinished
+    assert len(replayed) == 121  # the first search has to look at each
+    replayed.clear()
+    assert latest_unfinished(tmp_path, settings) == unfinished
+    assert replayed == [unfinished]
+    # A finished game written to since (an arbiter may reopen one) is replayed again.
+    with finished[7].open("a", encoding="utf-8") as handle:
+        handle.write('{"t": 4.0, "blind": "Zeit"}\n')
+    replayed.clear()
+    assert latest_unfinished(tmp_path, settings) == unfinished
+    assert replayed == [finished[7], unfinished]
+    # A newer unfinished game is found at once; without the memory the pick is the same.
+    newest = _journal(tmp_path / "game-20261103-180000.jsonl", GAME, [_said(2, "Eva vier")], 1)
+    replayed.clear()
+    assert latest_unfinished(tmp_path, settings) == newest and replayed == [newest]
+    (tmp_path / resume_module.FINISHED).unlink()
+    assert latest_unfinished(tmp_path, settings) == newest
+    unfinished.unlink()
+    newest.unlink()
+    assert latest_unfinished(tmp_path, settings) is None  # every one finished: all looked at
+    replayed.clear()
+    assert latest_unfinished(tmp_path, settings) is None and replayed == []

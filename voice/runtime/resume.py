@@ -10,12 +10,16 @@ that the clock now keeps out of its journals (an arbiter's correction it refuses
 older version, where it stopped every resume) is passed over with a sentence naming it.
 
 ``--resume`` without a file continues the most recently written journal whose game is not over
-(:func:`latest_unfinished`): a finished game is opened only when its file is named.
+(:func:`latest_unfinished`): a finished game is opened only when its file is named. A journal
+found finished is remembered in its folder (:data:`FINISHED`) by its size and time, so that the
+next search does not replay it again: with hundreds of finished games that took seconds.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
+import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -93,24 +97,77 @@ def is_over(core: Core) -> bool:
     return getattr(core, "result", None) is not None
 
 
+FINISHED = ".finished-journals.json"
+"""In a folder of journals: the file name of each journal found finished, with its size and
+time then (``{"game-….jsonl": [bytes, mtime_ns]}``). A journal still of that size and time is
+over without a replay; one written since (an arbiter may reopen a game) is replayed again."""
+
+
 def latest_unfinished(
     directory: Path, settings: Settings, kind: JournalKind = "game"
 ) -> Path | None:
     """The most recently written journal of ``kind`` in ``directory`` whose game is not over:
     what ``--resume`` alone continues. Each journal, newest first, is replayed to see whether
-    its game ended; one that cannot be read or replayed is taken as it stands, so that resuming
-    it says what is wrong with it rather than silently continuing an older game."""
+    its game ended, unless it is known finished (:data:`FINISHED`); one that cannot be read or
+    replayed is taken as it stands, so that resuming it says what is wrong with it rather than
+    silently continuing an older game."""
+    finished = _finished_in(directory)
+    found = None
     for path in saved_journals(directory, kind):
+        stamp = _stamp(path)
+        if stamp is not None and finished.get(path.name) == stamp:
+            continue
         try:
             contents = read_journal(path)
             core = make_core(contents.setup, settings)
             for event in contents.events:
                 core.handle(event)
         except Exception:  # unreadable, or a replay that fails: resume() names the fault
-            return path
+            found = path
+            break
         if not is_over(core):
-            return path
-    return None
+            found = path
+            break
+        if stamp is not None:
+            finished[path.name] = stamp
+    _remember_finished(directory, finished)
+    return found
+
+
+def _stamp(path: Path) -> list[int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return [stat.st_size, stat.st_mtime_ns]
+
+
+def _finished_in(directory: Path) -> dict[str, list[int]]:
+    """What :data:`FINISHED` holds; nothing when it is missing or unreadable."""
+    try:
+        known = json.loads((directory / FINISHED).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(known, dict):
+        return {}
+    return {
+        name: stamp
+        for name, stamp in known.items()
+        if isinstance(stamp, list) and len(stamp) == 2 and all(type(n) is int for n in stamp)
+    }
+
+
+def _remember_finished(directory: Path, finished: dict[str, list[int]]) -> None:
+    """Write :data:`FINISHED` (without the journals that are gone) when it changed; a folder
+    that cannot be written to only costs the replays next time."""
+    kept = {name: stamp for name, stamp in finished.items() if (directory / name).is_file()}
+    if kept == _finished_in(directory):
+        return
+    path = directory / FINISHED
+    partial = path.with_name(f"{FINISHED}.{os.getpid()}")
+    with contextlib.suppress(OSError):
+        partial.write_text(json.dumps(kept, sort_keys=True), encoding="utf-8")
+        os.replace(partial, path)  # whole or not at all, for a search running at once
 
 
 def run_journaled(
