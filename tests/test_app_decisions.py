@@ -8,6 +8,7 @@ from typing import Literal
 import pytest
 
 from voice.config import Settings
+from voice.game.session_base import REVISION
 from voice.rules.events import MoveMade, Refused, Result, Say, Setup
 from voice.rules.timecontrol import TimeControlError
 from voice.wiring.app_decisions import (
@@ -99,7 +100,7 @@ def test_a_tournament_plan_becomes_a_tournament_setup_with_its_language_and_date
         "app": "assist",
         "date": "2026.11.26",
         "deaf_opponent": True,
-        "revision": 22,  # the rules it is played by, kept for its replay
+        "revision": REVISION,  # the rules it is played by, kept for its replay
     }
     assert kept["vocabulary"]["rank_words"][0] == "eins"  # replayed with the same words
     preset = new_setup(Plan(mode="play", control="rapid"), settings, "de", "2026.11.26")

@@ -100,6 +100,54 @@ def test_D_2_9_a_retraction_after_the_result_says_the_game_goes_on(settings: Set
     ]
 
 
+SET_MOVES_ON_BLACKS_TURN = """
+{"setup": {"mode": "game", "blind": "black", "time_control": "40/5400+30:1800+30"EXTRA}}
+{"t": 2, "sighted": "e4"}
+{"t": 15, "arbiter": {"action": "set_moves", "moves": 30}}
+{"t": 16, "key": "moves"}
+{"t": 17, "arbiter": {"action": "pause"}}
+"""
+
+
+def test_6_10_2_set_moves_without_a_side_leaves_black_one_behind_on_its_move(
+    settings: Settings,
+) -> None:
+    """The number is the counter as the clock shows it, the moves White completed: Black, to
+    move, has completed one fewer and reaches its control after its own fortieth move (both
+    counters took the number, and Black reached it a move early), as the talking clock counts.
+    A journal of revision 22 replays as it was played."""
+    out = run_text(SET_MOVES_ON_BLACKS_TURN.replace("EXTRA", ""), settings)
+    assert says(out, "blind", 16.0) == [
+        "Gespielt: neunundzwanzig Züge. Bis zur Zeitkontrolle: elf Züge."
+    ]
+    assert clock_at(out, 15.0)["moves"] == 30  # White's
+    older = ', "app": "play", "revision": 22'
+    out = run_text(SET_MOVES_ON_BLACKS_TURN.replace("EXTRA", older), settings)
+    assert says(out, "blind", 16.0) == ["Gespielt: dreißig Züge. Bis zur Zeitkontrolle: zehn Züge."]
+
+
+def test_6_10_2_set_moves_without_a_side_counts_from_the_side_that_moved_first(
+    settings: Settings,
+) -> None:
+    """From a position with Black to move, Black moved first: White, to move, is the one
+    behind."""
+    fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1"
+    out = run_text(
+        f"""
+        {{"setup": {{"mode": "game", "blind": "white", "time_control": "40/5400+30:1800+30",
+          "fen": "{fen}"}}}}
+        {{"t": 2, "sighted": "Kd7"}}
+        {{"t": 15, "arbiter": {{"action": "set_moves", "moves": 30}}}}
+        {{"t": 16, "key": "moves"}}
+        {{"t": 17, "arbiter": {{"action": "pause"}}}}
+        """.replace("\n          ", " "),
+        settings,
+    )
+    assert says(out, "blind", 16.0) == [
+        "Gespielt: neunundzwanzig Züge. Bis zur Zeitkontrolle: elf Züge."
+    ]
+
+
 def test_7_5_5_first_illegal_move_gives_the_opponent_time_the_second_loses(
     settings: Settings,
 ) -> None:

@@ -567,7 +567,7 @@ class ClockSession:
             case SetMoves(moves=moves):
                 # 6.10.2: the arbiter corrects the move counter, one number as the clock shows
                 # it (the moves White completed); Black has completed one fewer while it is
-                # Black's move. A game sets both to the number given.
+                # Black's move, as a game counts (session revision 23).
                 clock.set_moves("white", moves)
                 behind = 1 if clock.running == "black" else 0
                 clock.set_moves("black", max(0, moves - behind))

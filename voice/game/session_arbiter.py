@@ -109,8 +109,7 @@ class ArbiterDesk:
                 game.clock.set_time(side, ms, t)
                 self._time_changed(side, "arbiter.time_set", t, out)
             case SetMoves(moves=moves, side=side):
-                for each in (side,) if side else SIDES:
-                    game.clock.set_moves(each, moves)
+                self._set_moves(moves, side)
                 game.say_all(out, t, "arbiter.moves_set", count=moves)
             case Retract(retraction=back):
                 self._retract(back, t, out)
@@ -154,6 +153,21 @@ class ArbiterDesk:
                 game.end_game(t, result, "arbiter", out)
             case ApproveSetup():
                 game.to_arbiter(out, t, "arbiter.setup_approved")
+
+    def _set_moves(self, moves: int, side: Side | None) -> None:
+        """6.10.2: the arbiter corrects the move counter. Without a side the number is the
+        counter as the clock shows it, the moves of the side that moved first (White's from the
+        start position); the other side has completed one fewer while it is to move, so that
+        its control comes after its own fortieth move, as the talking clock counts. Before
+        revision 23 both counters took the number (older journals replay so)."""
+        game = self.game
+        if side is not None:
+            game.clock.set_moves(side, moves)
+            return
+        first = side_of(chess.Board(game.start_fen).turn)
+        behind = game.revision >= 23 and game.board.turn != color_of(first)
+        game.clock.set_moves(first, moves)
+        game.clock.set_moves(other(first), max(0, moves - 1) if behind else moves)
 
     def _leaves_time(self, side: Side, ms: int) -> None:
         if self.game.revision >= 19:  # older journals replay as they were played

@@ -711,7 +711,7 @@ def _setup_value(extra: dict[str, Any], key: str, default: float) -> float:
     return float(value)
 
 
-REVISION = 22
+REVISION = 23
 """The rules this code plays by, written into the app's journals (``setup.revision``) when they
 changed what an input does: 18 kept the settings; 19 (session 19) refuses an arbiter's clock
 correction that leaves a player no time (6.10.2) and takes no unsure "Remis" that would end
@@ -719,8 +719,10 @@ the game; 20 (session 21) lets a second unsure "ja" answer a question only when 
 after the first; 21 (session 22) does not count a sighted promotion sent without its piece
 as an illegal move attempt, and holds the blind player's "Remis" said before or with their
 move for that move; 22 takes "Remis" before the move's words at home, where no claim would be
-right, as the offer made with that move (it was a wrong claim, penalised at once). Scripts
-without the app's marks play by the current rules."""
+right, as the offer made with that move (it was a wrong claim, penalised at once); 23 has the
+arbiter's ``set_moves`` without a side leave the second mover one move behind while it is to
+move, as the talking clock does (both counters took the number). Scripts without the app's
+marks play by the current rules."""
 
 
 def _revision(extra: dict[str, Any]) -> int:
