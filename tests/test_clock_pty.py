@@ -336,6 +336,20 @@ def test_refuses_a_bad_time_control_clearly(terminal_factory: list[Terminal]) ->
     assert term.wait() == 2
 
 
+def test_a_control_that_is_read_but_unusable_is_not_called_unreadable(
+    terminal_factory: list[Terminal],
+) -> None:
+    """ "0+5" is read (no base time before the increment): the clock says it does not go and
+    why, as a game does; it said "nicht lesbar" (a review)."""
+    term = start(terminal_factory, "--control", "0+5", sound_server=False)
+    term.expect(
+        "voice-chess clock: Diese Bedenkzeit geht nicht: die erste Periode braucht eine "
+        "Grundzeit vor dem Zuschlag, zum Beispiel 300+5."
+    )
+    assert term.wait() == 2
+    assert "nicht lesbar" not in term.seen
+
+
 @pytest.mark.audio
 def test_announcements_are_spoken_on_the_loudspeaker(
     terminal_factory: list[Terminal], pulse: PulseAudio

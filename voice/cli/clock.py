@@ -29,7 +29,7 @@ from voice.game.clock_mode import (
     FIRST_PRESS,
     REVISION,
     ClockSession,
-    describe_fault,
+    control_refused,
 )
 from voice.keyboard import KeyReader
 from voice.rules.events import (
@@ -385,8 +385,7 @@ def _new(args: argparse.Namespace, settings: Settings, language: str) -> _Opened
             parse_time_control(args.control, settings.clock.presets)
         session = ClockSession(setup, settings, start_ms=None)
     except TimeControlError as error:
-        why = describe_fault(error, language)
-        raise _Refused(message(language, "app.fail.time_control", error=why)) from None
+        raise _Refused(control_refused(error, language)) from None
     # What the clock was started with is written down, so that a resume under other settings
     # (another default control, language or edition) brings back the same clock.
     pinned = replace(

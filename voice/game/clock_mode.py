@@ -695,6 +695,15 @@ def describe_fault(error: TimeControlError, language: str) -> str:
     return message(language, f"time_control.{error.reason}", **params)
 
 
+def control_refused(error: TimeControlError, language: str) -> str:
+    """A refused ``--control`` in one sentence: a text that cannot be read says so ("nicht
+    lesbar"), one that is read but no game can use ("0+5": no base time) says that it does not
+    go (a review: it said "nicht lesbar" too), for a game and the talking clock alike."""
+    unreadable = error.reason == "unreadable"
+    key = "app.fail.time_control" if unreadable else "app.fail.time_control_invalid"
+    return message(language, key, error=describe_fault(error, language))
+
+
 def _describe_period(period: Period, language: str, *, only: bool) -> str:
     time = duration_words(period.base_ms, language)
     if period.moves is not None:

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TextIO
 from voice import config
 from voice.config import Settings
 from voice.game import announcements as ann
-from voice.game.clock_mode import describe_control, describe_fault, key_name
+from voice.game.clock_mode import control_refused, describe_control, key_name
 from voice.game.session import GameSession
 from voice.game.session_base import played_settings
 from voice.rules.approval import SetupApproval, Via
@@ -442,12 +442,7 @@ class App:
                 self.plan, self.settings, self.language, datetime.now().strftime("%Y.%m.%d")
             )
         except TimeControlError as error:
-            # Read but not usable ("0+5": no base time) is not "nicht lesbar" (a review).
-            why = describe_fault(error, self.language)
-            key = (
-                "fail.time_control" if error.reason == "unreadable" else "fail.time_control_invalid"
-            )
-            raise Startup(self.text(key, error=why)) from None
+            raise Startup(control_refused(error, self.language)) from None
 
     def _check_fen(self, fen: str) -> None:
         """``--fen`` said wrong, in the player's words: it was the set-up's English ("setup.fen:
