@@ -23,6 +23,9 @@ from session_scripts import (
 )
 
 from voice.config import Settings
+from voice.game.session import GameSession
+from voice.game.session_base import PendingChoice
+from voice.rules.events import BlindSpeech, Say, parse_setup
 
 
 def test_D_2_3_opponent_clock_does_not_move_between_announcement_and_acceptance(
@@ -537,3 +540,16 @@ def test_words_that_name_no_move_on_the_opponents_turn_are_not_understood(
     assert says(out, "blind", 5.0) == ["Ihr Gegner ist am Zug."]
     assert says(out, "blind", 7.0) == ["Nicht verstanden."]
     assert says(out, "blind", 8.0) == ["Die Uhr ist angehalten. Pause lässt sie weiterlaufen."]
+
+
+def test_D_2_1_yes_to_moves_offered_by_number_says_how_to_pick_one(settings: Settings) -> None:
+    """ "ja" to "Eins: … Zwei: … Welcher Zug?" picks nothing; the player hears how to pick, not
+    "Es gibt gerade keine Frage zu beantworten." (there is one)."""
+    setup = parse_setup({"setup": {"mode": "game", "blind": "white", "time_control": "900+10"}})
+    session = GameSession(setup, settings)
+    heard = (("Springer Felix drei", 0.3), ("Eva vier", 0.29), ("David vier", 0.28))
+    session.handle(BlindSpeech(1000, heard))
+    assert isinstance(session.pending, PendingChoice)
+    said = [e.text for e in session.handle(BlindSpeech(2000, (("ja", 0.9),))) if isinstance(e, Say)]
+    assert said and said[0].startswith("Sagen Sie eine Nummer von eins bis drei")
+    assert isinstance(session.pending, PendingChoice) and not session.sheet.entries
