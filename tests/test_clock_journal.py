@@ -128,19 +128,24 @@ def test_a_clock_ended_with_q_twice_says_so_and_how_to_start_a_new_one(
     assert path.read_bytes() == kept
 
 
+def _pressed_clock(folder: Path, last: str) -> Path:
+    """A German clock's journal, started at 2 s, and then the line ``last``."""
+    path = folder / "clock-20261102-180000.jsonl"
+    path.write_text(
+        '{"setup":{"mode":"clock","time_control":"600","language":"de","start":"press"}}\n'
+        '{"t":2.0,"key":"press"}\n' + last,
+        encoding="utf-8",
+    )
+    return path
+
+
 def test_a_clock_journal_holding_a_refused_correction_is_resumed_naming_the_line(
     settings: Settings, tmp_path: Path
 ) -> None:
     """Such a journal (written before the clock screened its inputs) failed every resume with
     "Das Journal … kann nicht gelesen werden: arbiter set_moves: the talking clock needs
     'side'": the line is passed over, named, and the clock goes on."""
-    path = tmp_path / "clock-20261102-180000.jsonl"
-    path.write_text(
-        '{"setup":{"mode":"clock","time_control":"600","language":"de","start":"press"}}\n'
-        '{"t":2.0,"key":"press"}\n'
-        '{"t":41,"arbiter":{"action":"set_moves","moves":5}}\n',
-        encoding="utf-8",
-    )
+    path = _pressed_clock(tmp_path, '{"t":41,"arbiter":{"action":"set_moves","moves":5}}\n')
     opened = _resumed(_resume_args(path), settings, "de")
     try:
         assert not opened.session.finished and opened.start_ms == 41_000
@@ -152,6 +157,21 @@ def test_a_clock_journal_holding_a_refused_correction_is_resumed_naming_the_line
     finally:
         if opened.journal is not None:
             opened.journal.close()
+
+
+def test_a_torn_last_line_of_a_clock_journal_is_named_in_the_clocks_language(
+    settings: Settings, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The warning was the journal reader's English ("line 3 is incomplete or corrupt (torn
+    write?) …") under a German clock (a review)."""
+    path = _pressed_clock(tmp_path, '{"t":41,"key":"pre')
+    opened = _resumed(_resume_args(path), settings, "de")
+    if opened.journal is not None:
+        opened.journal.close()
+    assert capsys.readouterr().err == (
+        f"voice-chess clock: {path}: Zeile 3, die letzte, wurde nicht zu Ende geschrieben (das "
+        "Programm endete beim Schreiben) und wird übergangen; nichts davor geht verloren.\n"
+    )
 
 
 @pytest.mark.parametrize(

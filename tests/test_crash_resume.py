@@ -160,15 +160,21 @@ def test_sigkill_at_a_random_moment_loses_no_made_move(
         assert 0 <= now - later <= gap
 
 
-def test_resume_through_the_command_line_says_where_the_game_stands(
-    tmp_path: Path, settings: Settings, vocab: Vocabulary
-) -> None:
-    journal = tmp_path / "game.jsonl"
+def _torn_journal(folder: Path, vocab: Vocabulary, inputs: int) -> Path:
+    """A journal of the first ``inputs`` inputs whose next line a crash tore."""
+    journal = folder / "game.jsonl"
     lines = [json.dumps(SETUP)]
-    for index, item in enumerate(_inputs(vocab)[:6]):
+    for index, item in enumerate(_inputs(vocab)[:inputs]):
         lines.append(json.dumps({"t": index + 1, **item}, ensure_ascii=False))
     lines.append('{"t": 9.5, "blind": "Springer Fel')  # the write the crash tore
     journal.write_text("\n".join(lines), encoding="utf-8")
+    return journal
+
+
+def test_resume_through_the_command_line_says_where_the_game_stands(
+    tmp_path: Path, settings: Settings, vocab: Vocabulary
+) -> None:
+    journal = _torn_journal(tmp_path, vocab, 6)
     done = subprocess.run(
         [sys.executable, "-m", "voice", "simulate", "--resume", str(journal)],
         capture_output=True,
@@ -181,6 +187,21 @@ def test_resume_through_the_command_line_says_where_the_game_stands(
     assert out[0]["say"].startswith("Partie fortgesetzt. Schwarz ist am Zug.")
     assert "2... Nc6" in out[-1]["pgn"] and "3. Bb5" in out[-1]["pgn"]
     assert out[-1]["pgn"].endswith("*")  # the game goes on
+
+
+def test_a_torn_last_line_is_named_in_the_players_language_on_resume(
+    tmp_path: Path, vocab: Vocabulary
+) -> None:
+    """``play --resume`` printed the journal reader's English ("line 8 is incomplete or
+    corrupt (torn write?) and was ignored: Unterminated string …") in a German game (a
+    review)."""
+    journal = _torn_journal(tmp_path, vocab, 2)
+    done = _resume_typed(journal)
+    assert (
+        f"{journal}: Zeile 4, die letzte, wurde nicht zu Ende geschrieben (das Programm endete "
+        "beim Schreiben) und wird übergangen; nichts davor geht verloren."
+    ) in done.stdout.splitlines()
+    assert "torn write" not in done.stdout + done.stderr
 
 
 def _resume_typed(journal: Path) -> subprocess.CompletedProcess[str]:

@@ -436,10 +436,11 @@ def _resumed(args: argparse.Namespace, settings: Settings, language: str) -> _Op
     except (OSError, ScriptError, TimeControlError) as error:
         why = getattr(error, "strerror", None) or str(error)
         raise _Refused(message(language, "clock.fail.bad_journal", path=path, error=why)) from None
-    for warning in resumed.contents.warnings:  # a torn last line, dropped
-        print(f"voice-chess clock: {warning}", file=sys.stderr)
     session = resumed.core
     assert isinstance(session, ClockSession)  # the journal's set-up says so
+    torn = resumed.contents.torn_sentence(path, session.language)
+    if torn is not None:  # a torn last line, dropped
+        print(f"voice-chess clock: {display_text(torn, session.language)}", file=sys.stderr)
     greeting = resumed.announcement
     if session.finished:  # "Diese Uhr wurde beendet …": nothing goes on, no option is used
         command = clock_command(args)

@@ -44,6 +44,7 @@ from voice.rules.events import (
     parse_setup,
     setup_to_json,
 )
+from voice.words.messages import message
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,14 @@ class JournalContents:
     warnings: tuple[str, ...]
     good_bytes: int  # length of the readable part (the torn tail starts here)
     lines: tuple[int, ...] = ()  # the line number of each input in the file, counted from 1
+    torn_line: int | None = None  # the number of a torn last line, dropped
+
+    def torn_sentence(self, path: Path, language: str) -> str | None:
+        """The dropped torn last line in the player's words, for the terminal (it was the
+        English warning, a review); ``None`` when there was none."""
+        if self.torn_line is None:
+            return None
+        return message(language, "app.torn_line", path=path, line=self.torn_line)
 
     @property
     def last_ms(self) -> int:
@@ -94,6 +103,7 @@ def parse_journal(data: bytes, name: str = "journal") -> JournalContents:
     if not numbered:
         raise ScriptError(f"{name}: empty, no setup line")
     warnings: list[str] = []
+    torn: int | None = None
     decoded: list[tuple[int, int, dict[str, Any]]] = []
     for index, (number, start, line) in enumerate(numbered):
         is_last = index == len(numbered) - 1
@@ -107,6 +117,7 @@ def parse_journal(data: bytes, name: str = "journal") -> JournalContents:
                     f"{name}: line {number} is incomplete or corrupt (torn write?) and was "
                     f"ignored: {error}"
                 )
+                torn = number
                 break
             raise ScriptError(f"{name}: line {number} is not valid JSON: {error}") from None
     number, _, first = decoded[0]
@@ -119,7 +130,7 @@ def parse_journal(data: bytes, name: str = "journal") -> JournalContents:
             raise ScriptError(f"{name}: line {number}: {error}") from None
     good = numbered[len(decoded)][1] if warnings else len(data)  # where a torn tail starts
     numbers = tuple(number for number, _, _ in decoded[1:])
-    return JournalContents(setup, tuple(events), tuple(warnings), good, numbers)
+    return JournalContents(setup, tuple(events), tuple(warnings), good, numbers, torn)
 
 
 def read_journal(path: Path) -> JournalContents:

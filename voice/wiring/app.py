@@ -494,8 +494,9 @@ class App:
         if not isinstance(resumed.core, GameSession):
             resumed.journal.close()
             raise Startup(self.text("fail.not_a_game", path=path))
-        for warning in resumed.contents.warnings:
-            self.output.line(warning)
+        torn = resumed.contents.torn_sentence(path, self.language)
+        if torn is not None:
+            self.output.line(torn)
         setup = resumed.contents.setup
         plan = self.plan
         self._unused = unused_on_resume(
