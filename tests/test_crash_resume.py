@@ -298,3 +298,27 @@ def test_ctrl_c_says_in_one_line_where_the_game_is_kept_and_how_to_go_on(tmp_pat
         f"--no-web --resume {journal}"
     ]
     assert [type(e).__name__ for e in read_journal(journal).events] == ["BlindSpeech"] * 2
+
+
+@pytest.mark.parametrize("keys", [b"\x04", b"q\nq\n"], ids=["ctrl-d", "q-twice"])
+def test_leaving_a_game_at_a_terminal_prints_one_line_not_the_scoresheet(
+    tmp_path: Path, keys: bytes
+) -> None:
+    """As after Ctrl-C: q twice and Ctrl-D printed the whole scoresheet with its clock marks
+    on the terminal, for a screen reader to read out. Piped output still gets it (scripts)."""
+    from console import PtyConsole
+
+    journal = tmp_path / "game-20261128-120000.jsonl"
+    con = PtyConsole("play", "--text", "--no-speech", "--no-web", "--journal", str(journal))
+    try:
+        con.expect("Die Partie beginnt. Sie spielen Weiß.")
+        con.type(b"Eva vier\n")
+        con.expect("Eva vier\r\n")
+        con.type(keys)
+        shown = con.expect(
+            f"Fortsetzen mit: voice-chess play --text --no-speech --no-web --resume {journal}"
+        )
+        assert con.wait() == 0
+    finally:
+        con.close()
+    assert "1. e4" not in shown and "[Event" not in shown

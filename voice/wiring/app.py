@@ -114,6 +114,15 @@ class InputSource(Protocol):
     def close(self) -> None: ...
 
 
+def _is_terminal(stream: TextIO) -> bool:
+    """Whether ``stream`` is a terminal (a screen reader may read it); a closed or odd stream
+    is not."""
+    try:
+        return stream.isatty()
+    except (OSError, ValueError):
+        return False
+
+
 class Startup(Exception):
     """The game cannot start; ``text`` is the sentence that says why and what to do."""
 
@@ -1044,7 +1053,7 @@ class App:
         Ctrl-C: a screen reader read out every move and clock mark of it (a new user's trial).
         The path is printed, not read out: spoken, it kept a Ctrl-C waiting for seconds of
         letters and slashes."""
-        if not self._game_over_said and not (self._interrupted and session.result is None):
+        if self._prints_scoresheet(session):
             self.output.line(self._pgn())
         spoken = self.text("end.saved_spoken")
         if session.result is not None:
@@ -1052,6 +1061,17 @@ class App:
             return
         resume = self.text("end.resume", command=resume_command(self.plan), path=path)
         self.output.say(f"{spoken} {resume}", spoken=spoken)
+
+    def _prints_scoresheet(self, session: GameSession) -> bool:
+        """Whether the game's end prints its scoresheet (once): not after Ctrl-C, and not on a
+        terminal for a game that goes on (q twice, Ctrl-D), where a screen reader reads out
+        every move and clock mark of it; it is in the journal, and printed when the game ends.
+        Where the output goes to a file or a program (typed input from a pipe) it is printed."""
+        if self._game_over_said:
+            return False
+        if session.result is not None:
+            return True
+        return not self._interrupted and not _is_terminal(self.output.out)
 
     async def _shutdown(self) -> None:
         if self.opponent is not None:
