@@ -15,6 +15,7 @@ from voice.game.session import GameSession
 from voice.rules.events import (
     BlindSpeech,
     InputEvent,
+    ResumeSaid,
     ScriptError,
     Setup,
     SightedMove,
@@ -234,6 +235,26 @@ def test_D_2_8_a_window_open_at_the_stop_runs_again_in_full_once_the_resume_is_s
     again = list(run_journaled(None, settings, resume_path=path))  # replayed as played
     assert [line for line in again if "move" in line] == []
     assert next(line["say"] for line in again).startswith("Partie fortgesetzt. Weiß ist am Zug.")
+
+
+def test_D_2_8_a_simulated_resume_restarts_the_window_as_the_live_one_does(
+    tmp_path: Path, settings: Settings
+) -> None:
+    """``simulate --resume`` journals ``resume_said`` at the time it goes on from, as the app
+    does: the window open at the stop (6 s + 3, the last input at 8 s) runs again until 11 s,
+    so "Korrektur" at 10.5 s takes the move back, as it would in the live game. It closed at
+    9 s, and the move was made."""
+    path = tmp_path / "j.jsonl"
+    list(
+        run_journaled(
+            [*STOPPED_IN_A_WINDOW, '{"t": 8, "key": "time"}'], settings, journal_path=path
+        )
+    )
+    out = list(run_journaled(['{"t": 10.5, "blind": "Korrektur"}'], settings, resume_path=path))
+    assert [line for line in out if "move" in line] == []
+    said = [line["say"] for line in out if "say" in line]
+    assert "Korrigiert. Der Zug ist zurückgenommen; Sie sind am Zug." in said
+    assert read_journal(path).events[-2] == ResumeSaid(8000)
 
 
 def test_resume_keeps_whose_turn_the_open_question_and_the_draw_offer(

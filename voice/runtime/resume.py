@@ -29,7 +29,15 @@ from voice.config import Settings
 from voice.game.clock_mode import revision_of
 from voice.game.session_base import settings_snapshot
 from voice.game.simulate import Core, Finishing, Screening, make_core, run_script
-from voice.rules.events import InputEvent, OutputEvent, ScriptError, Setup, Tick, output_to_json
+from voice.rules.events import (
+    InputEvent,
+    OutputEvent,
+    ResumeSaid,
+    ScriptError,
+    Setup,
+    Tick,
+    output_to_json,
+)
 from voice.rules.timecontrol import TimeControlError, parse_time_control
 from voice.runtime.journal import (
     Journal,
@@ -193,6 +201,7 @@ def run_journaled(
                 if isinstance(resumed.core, Finishing):
                     yield from resumed.core.finish()
                 return
+            yield from _resume_said(resumed)
             yield from run_script(
                 lines,
                 settings,
@@ -227,6 +236,20 @@ def run_journaled(
     finally:
         for journal in opened:
             journal.close()
+
+
+def _resume_said(resumed: Resumed) -> Iterator[dict[str, Any]]:
+    """As the live app does once the resume has been said (:class:`ResumeSaid`, journaled at
+    the game time it goes on from): a correction window open at the stop runs again in full.
+    Without it a simulated resume closed the window at its old end, and "Korrektur" that the
+    live game took came too late (a review)."""
+    from voice.game.session import GameSession
+
+    core = resumed.core
+    if isinstance(core, GameSession) and core.window_resumed is not None:
+        said = ResumeSaid(resumed.contents.last_ms)
+        resumed.journal.append(said)
+        yield from (output_to_json(event) for event in core.handle(said))
 
 
 def _pinned_game(setup: Setup, settings: Settings) -> Setup:
