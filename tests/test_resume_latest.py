@@ -230,3 +230,41 @@ def test_resume_alone_replays_a_finished_game_once_not_at_every_search(
     assert latest_unfinished(tmp_path, settings) is None  # every one finished: all looked at
     replayed.clear()
     assert latest_unfinished(tmp_path, settings) is None and replayed == []
+
+
+def test_a_finished_journal_replaced_by_an_unfinished_one_of_its_size_and_time_is_found(
+    tmp_path: Path, settings: Settings
+) -> None:
+    """A game put back in place of a finished one (a backup restored, a copy kept with its
+    time) may have the same size and time; it was passed by as finished, and ``--resume``
+    alone said there was nothing to continue."""
+    finished = _finished(tmp_path, age_s=60)
+    assert latest_unfinished(tmp_path, settings) is None  # noted as finished
+    (tmp_path / "backup").mkdir()
+    backup = _unfinished(tmp_path / "backup", age_s=0)
+    padding = finished.stat().st_size - backup.stat().st_size - 2
+    assert padding >= 0
+    with backup.open("a", encoding="utf-8") as handle:  # a comment: read, never replayed
+        handle.write("#" + "x" * padding + "\n")
+    assert backup.stat().st_size == finished.stat().st_size
+    stat = finished.stat()
+    os.utime(backup, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    os.replace(backup, finished)
+    assert latest_unfinished(tmp_path, settings) == finished
+
+
+def test_a_memory_of_finished_games_that_cannot_be_written_leaves_no_file_behind(
+    tmp_path: Path, settings: Settings
+) -> None:
+    """With a folder in the way of the file (or a full disk), the half-made file stayed in
+    the games folder, one more at every search."""
+    import voice.runtime.resume as resume_module
+
+    (tmp_path / resume_module.FINISHED).mkdir()
+    _finished(tmp_path, age_s=60)
+    assert latest_unfinished(tmp_path, settings) is None
+    assert latest_unfinished(tmp_path, settings) is None
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        resume_module.FINISHED,
+        "game-20261020-180000.jsonl",
+    ]

@@ -11,8 +11,9 @@ older version, where it stopped every resume) is passed over with a sentence nam
 
 ``--resume`` without a file continues the most recently written journal whose game is not over
 (:func:`latest_unfinished`): a finished game is opened only when its file is named. A journal
-found finished is remembered in its folder (:data:`FINISHED`) by its size and time, so that the
-next search does not replay it again: with hundreds of finished games that took seconds.
+found finished is remembered in its folder (:data:`FINISHED`) by its size, times and file
+number, so that the next search does not replay it again: with hundreds of finished games that
+took seconds.
 """
 
 from __future__ import annotations
@@ -106,9 +107,11 @@ def is_over(core: Core) -> bool:
 
 
 FINISHED = ".finished-journals.json"
-"""In a folder of journals: the file name of each journal found finished, with its size and
-time then (``{"game-….jsonl": [bytes, mtime_ns]}``). A journal still of that size and time is
-over without a replay; one written since (an arbiter may reopen a game) is replayed again."""
+"""In a folder of journals: the file name of each journal found finished, with its size, time,
+change time and file number then (``{"game-….jsonl": [bytes, mtime_ns, ctime_ns, inode]}``). A
+journal still so is over without a replay; one written since (an arbiter may reopen a game) is
+replayed again, and so is a file put in its place, even of the same size and time (a copy or a
+backup restored with its time kept: its change time and number are new)."""
 
 
 def latest_unfinished(
@@ -147,7 +150,7 @@ def _stamp(path: Path) -> list[int] | None:
         stat = path.stat()
     except OSError:
         return None
-    return [stat.st_size, stat.st_mtime_ns]
+    return [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino]
 
 
 def _finished_in(directory: Path) -> dict[str, list[int]]:
@@ -161,7 +164,7 @@ def _finished_in(directory: Path) -> dict[str, list[int]]:
     return {
         name: stamp
         for name, stamp in known.items()
-        if isinstance(stamp, list) and len(stamp) == 2 and all(type(n) is int for n in stamp)
+        if isinstance(stamp, list) and len(stamp) == 4 and all(type(n) is int for n in stamp)
     }
 
 
@@ -173,9 +176,12 @@ def _remember_finished(directory: Path, finished: dict[str, list[int]]) -> None:
         return
     path = directory / FINISHED
     partial = path.with_name(f"{FINISHED}.{os.getpid()}")
-    with contextlib.suppress(OSError):
+    try:
         partial.write_text(json.dumps(kept, sort_keys=True), encoding="utf-8")
         os.replace(partial, path)  # whole or not at all, for a search running at once
+    except OSError:  # a full disk, a file in the way: no half-written file is left behind
+        with contextlib.suppress(OSError):
+            partial.unlink()
 
 
 def run_journaled(
