@@ -820,10 +820,27 @@ def test_a_yes_heard_among_other_voices_is_asked_again_not_played(
     assert crowded.nbest[0][1] < sure and "crowded" in crowded.held_back  # ... but not played
 
 
-def test_only_a_yes_is_held_back_for_the_talk_around_it(
+def test_a_number_picking_a_move_among_other_voices_is_asked_back_not_played(
+    recognizer: WhisperRecognizer, tmp_path: Path, settings: Settings, vocab: Vocabulary
+) -> None:
+    """A number said to the moves offered by number plays the move it picks, as "ja" plays the
+    move asked back: among other voices it is reported unsure (the game asks that move back by
+    name). Through the talk key "drei" was heard as a sure "zwei" in babble (answers
+    benchmark, docs/speech.md §4g)."""
+    recognizer.set_context(_answer_context(vocab) | {("eins",), ("zwei",), ("drei",)})
+    three = synthesize("drei", tmp_path, voice="de")
+    sure = settings.matching.accept_confidence
+    alone = recognizer.recognize(three, 16000)
+    assert alone.best == "drei" and alone.nbest[0][1] >= sure
+    crowded = recognizer.recognize(_among_talk(three, tmp_path), 16000)
+    assert crowded.best == "drei"  # still heard, ...
+    assert crowded.nbest[0][1] < sure and crowded.held_back == {"crowded"}  # ... not played
+
+
+def test_only_a_yes_or_a_number_is_held_back_for_the_talk_around_it(
     recognizer: WhisperRecognizer, tmp_path: Path, vocab: Vocabulary
 ) -> None:
-    """The rule is for the word that plays a move asked back; a move said among other voices
+    """The rule is for the words said alone that play a move; a move said among other voices
     keeps Whisper's other checks (its lead, its level, the free guess) and no more."""
     recognizer.set_context(_answer_context(vocab))
     move = synthesize("Springer Felix drei", tmp_path, voice="de+m3")

@@ -279,7 +279,13 @@ at most 1.9 s), and a "Remis" and a cough came as a sure "ja". Such a "ja" is as
 the second unsure "ja" right after it answers the question (``GameSession._yes_unsure``), two
 mishearings in a row being far rarer than one. The talk key's recording runs from one press
 to the next, others' voices and all, and is held to the same rule. Report voices:
-docs/speech.md §4f."""
+docs/speech.md §4f.
+
+A number said alone to the moves offered by number ("Eins: Springer Felix drei. Zwei: …")
+picks a move just as surely, and is held to the same rule: unsure, the game asks the move it
+picks back by name. Through the talk key, with the room kept before the press, "drei" among
+other voices 5 dB below the player was a sure "zwei", and the move the player had not chosen
+was played (report voices, ``answers --talk-key``, docs/speech.md §4g)."""
 
 CHOICES = 3
 """Moves offered when the recogniser is unsure between them."""
@@ -318,7 +324,7 @@ class Features:
     agrees: bool
     """The free guesses agree with the best phrase (:func:`agrees`)."""
     crowded: bool = False
-    """A "ja" heard in an utterance far longer than one (:data:`YES_SPAN_S`)."""
+    """A "ja" or a number heard in an utterance far longer than one (:data:`YES_SPAN_S`)."""
 
     def probability(self, c: Calibration = CALIBRATION) -> float:
         return probability(self.lead, self.mean_logp, self.level_db, self.distance, self.gap, c)
@@ -334,7 +340,7 @@ class Features:
         """What keeps the best candidate from being played (``Transcript.held_back``): its
         probability below ``c.sure`` ("probability"), a lead below ``c.play_lead`` ("lead"),
         speech below ``c.play_level_db`` above the room ("level"), free guesses that do not
-        agree ("guess"), a "ja" among other sounds ("crowded")."""
+        agree ("guess"), a "ja" or a number among other sounds ("crowded")."""
         reasons = {
             "probability": self.probability(c) < c.sure,
             "lead": self.lead < c.play_lead,
@@ -761,6 +767,9 @@ class WhisperRecognizer:
         voices, pink noise 10 dB); a "Remis" guessed as "Ja, das." was a sure "ja" too (tuning
         voices). ``python -m benchmarks answers``, docs/speech.md."""
         self._yes = frozenset(vocab.commands.get("yes", ()))
+        self._picks = self._yes | {(word,) for word in vocab.number_words}
+        """The words said alone that make a move: "ja" to the move asked back, a number to
+        the moves offered by number (:data:`YES_SPAN_S`)."""
         self._last = LastAnswer()
         self._stream = WholeUtterance()
         self._priors: OrderedDict[str, float] = OrderedDict()
@@ -918,7 +927,7 @@ class WhisperRecognizer:
         lead = best.score - rival_score(evidence, self.vocab, moves)
         gap = evidence.guess_logp - best.mean_logp
         together = agrees(evidence, self.vocab, self._answers)
-        crowded = best.phrase in self._yes and (end - start) / RATE > YES_SPAN_S
+        crowded = best.phrase in self._picks and (end - start) / RATE > YES_SPAN_S
         features = Features(lead, best.mean_logp, level, best.distance, gap, together, crowded)
         return evidence, features
 
