@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from voice.speech.listen import PRE_ROLL, PTT_POST_ROLL, PTT_ROOM_S, EndPointer
+from voice.speech.listen import PRE_ROLL, PTT_POST_ROLL, PTT_PRE_ROLL, EndPointer
 from voice.speech.wavio import RATE, load_for_recognition, to_int16
 
 PAD_S = 0.3
@@ -243,12 +243,11 @@ def talk_key(
     sound: np.ndarray, words_from: float, words_to: float, rng: random.Random
 ) -> np.ndarray:
     """What the talk key records of the words said from ``words_from`` to ``words_to`` seconds
-    into ``sound`` while the microphone listens all the time: everything from the first press
-    to the second, with what the listener keeps around them
-    (:data:`voice.speech.listen.PTT_ROOM_S` of the room before the press,
+    into ``sound``: everything from the first press to the second, with the listener's own
+    rolls (:data:`voice.speech.listen.PTT_PRE_ROLL` before the press,
     :data:`~voice.speech.listen.PTT_POST_ROLL` after the release), the room's noise and other
     voices included: nothing is cut by the end-pointer."""
-    pressed = words_from - rng.uniform(*TALK_KEY_PRESS_S) - PTT_ROOM_S
+    pressed = words_from - rng.uniform(*TALK_KEY_PRESS_S) - PTT_PRE_ROLL
     released = words_to + rng.uniform(*TALK_KEY_PRESS_S) + PTT_POST_ROLL
     return sound[max(0, round(pressed * RATE)) : round(released * RATE)]
 

@@ -278,28 +278,3 @@ def test_our_voice_going_on_past_the_devices_estimate_of_its_end_is_not_input() 
     ends = len(sentence) / RATE - 0.4 - 0.4  # the estimate, 0.4 s before its last 0.4 s
     got = _with_our_voice(np.concatenate([sentence, silence(1.0)]), ends)
     assert got and all(u.during_speech for u in got)
-
-
-def test_the_talk_key_begins_with_the_room_before_the_press_but_not_words_already_answered() -> (
-    None
-):
-    """Listening all the time, the talk key's recording starts with the room before the press
-    (Whisper hears a word among other voices better after a stretch of them), but never with
-    an utterance already delivered nor with the program's own voice or its echo."""
-    from voice.speech.listen import PTT_ROOM_S, room_before_press
-
-    pointer = EndPointer()
-    room = noise("pinknoise", 3.0, 0.05)
-    frames = [
-        pointer.frame(room[i : i + 320], 100.0 + i / RATE, gated=False)
-        for i in range(0, len(room) - 319, 320)
-    ]
-    recent = frames[-round(PTT_ROOM_S / 0.02) :]  # what the listener keeps
-    assert room_before_press(recent, float("-inf")) == recent
-    # An utterance delivered 0.5 s before the press: only the room after it.
-    last_kept = frames[-25].at
-    kept = room_before_press(recent, last_kept)
-    assert kept == frames[-24:]
-    # The program spoke until 0.3 s before the press: nothing of it.
-    spoke = [pointer.frame(f.samples, f.at, gated=f.at < frames[-15].at) for f in recent]
-    assert room_before_press(spoke, float("-inf")) == spoke[-15:]

@@ -532,13 +532,13 @@ def test_in_a_room_a_move_is_cut_by_the_end_pointer_and_one_never_delivered_is_u
 
 
 def test_the_talk_key_records_from_one_press_to_the_next_with_the_listeners_rolls() -> None:
-    """``--talk-key``: the recording is what the listener keeps between the two presses (the
-    room before the first, its post-roll after the second), the room's noise included,
+    """``--talk-key``: the recording is what the listener keeps between the two presses (its
+    pre-roll before the first, its post-roll after the second), the room's noise included,
     whatever the end-pointer would have cut."""
-    from voice.speech.listen import PTT_POST_ROLL, PTT_ROOM_S
+    from voice.speech.listen import PTT_POST_ROLL, PTT_PRE_ROLL
 
     words = np.full(asr.RATE // 2, 9000, dtype=np.int16)
-    sound, lead = asr.rooms.in_room(words, 10.0, np.ones)  # 5 s of the room before the words
+    sound, lead = asr.rooms.in_room(words, None, np.zeros)
     before, after = 0.4, 0.7
 
     class Presses(random.Random):
@@ -551,12 +551,12 @@ def test_the_talk_key_records_from_one_press_to_the_next_with_the_listeners_roll
 
     start, end = lead / asr.RATE, (lead + len(words)) / asr.RATE
     cut = asr.rooms.talk_key(sound, start, end, Presses())
-    expected = (end - start) + before + after + PTT_ROOM_S + PTT_POST_ROLL
+    expected = (end - start) + before + after + PTT_PRE_ROLL + PTT_POST_ROLL
     assert len(cut) == pytest.approx(expected * asr.RATE, abs=2)
     # Drawn within TALK_KEY_PRESS_S, the same every time for the same seed.
     first = asr.rooms.heard_through_talk_key(words, 10.0, np.ones, random.Random(3))
     again = asr.rooms.heard_through_talk_key(words, 10.0, np.ones, random.Random(3))
-    shortest = (len(words) / asr.RATE + 2 * 0.3 + PTT_POST_ROLL) * asr.RATE
+    shortest = (len(words) / asr.RATE + 2 * 0.3 + PTT_PRE_ROLL + PTT_POST_ROLL) * asr.RATE
     assert np.array_equal(first, again) and shortest - 2 <= len(first) <= len(sound)
 
 

@@ -825,8 +825,8 @@ def test_a_number_picking_a_move_among_other_voices_is_asked_back_not_played(
 ) -> None:
     """A number said to the moves offered by number plays the move it picks, as "ja" plays the
     move asked back: among other voices it is reported unsure (the game asks that move back by
-    name). Through the talk key "drei" was heard as a sure "zwei" in babble (answers
-    benchmark, docs/speech.md §4g)."""
+    name). A talk-key recording with the room before the press heard "drei" as a sure "zwei"
+    in babble (answers benchmark, docs/speech.md §4g)."""
     recognizer.set_context(_answer_context(vocab) | {("eins",), ("zwei",), ("drei",)})
     three = synthesize("drei", tmp_path, voice="de")
     sure = settings.matching.accept_confidence

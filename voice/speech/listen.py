@@ -19,9 +19,7 @@ Half-duplex (``[audio] half_duplex``, the default): what the microphone hears wh
 speaks, and for ``[audio] echo_tail`` seconds after, is never normal input. Such utterances go
 to :meth:`Listener.interruptions` (flagged ``during_speech``), cut at 2 s, so a recogniser can
 still look for "Stopp" in them. Push-to-talk (:meth:`ptt_down`/:meth:`ptt_up`) records exactly
-while the key is held; pressing it stops the program's speech first. The talk key pressed while
-the microphone listens all the time also keeps a moment of the room before the press
-(:data:`PTT_ROOM_S`).
+while the key is held; pressing it stops the program's speech first.
 """
 
 from __future__ import annotations
@@ -31,7 +29,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -74,15 +72,6 @@ _MAX_UTTERANCE = 10.0  # seconds; longer is noise that fooled the detector, the 
 _MAX_INTERRUPTION = 2.0  # seconds: utterances during our own speech are cut this short
 PTT_PRE_ROLL = 0.1  # keys are pressed a little after the first sound
 PTT_POST_ROLL = 0.15  # and released a little before the last one
-PTT_ROOM_S = 1.5
-"""With the microphone listening all the time, the talk key's recording begins with up to this
-much of the room before the first press (:func:`room_before_press`). Whisper hears a word among
-other voices far better after a stretch of them than when the word comes almost at once: tuning
-voices, the words said while a move is asked back, babble 10 dB below the player, through the
-talk key (``python -m benchmarks answers --talk-key``, seed 11): 49 of 96 right and 42 not
-understood with 0.1 s before the press, 57 and 31 with 1.6 s, 58 and 29 with 3.1 s; cutting the
-others' voices after the words instead lost 8 more (docs/speech.md §4g). With ``push_to_talk``
-on, the recording is only what is said between the presses, as the README promises."""
 _FLOOR_UP = 0.02  # per quiet frame: the noise floor rises slowly (about 1 s)...
 _FLOOR_DOWN = 0.3  # ...and falls quickly
 
@@ -261,11 +250,6 @@ class EndPointer:
         self.pre_roll = seconds
         frames = int(seconds / _FRAME_SECONDS) + _ONSET_FRAMES
         self.recent = deque(self.recent, maxlen=frames)
-
-    @property
-    def kept_until(self) -> float:
-        """When the last frame of the last utterance delivered (or dropped) began."""
-        return self._kept_until
 
     def abandon(self) -> None:
         """Forget an utterance in progress (push-to-talk took over)."""
@@ -452,19 +436,6 @@ def _over_our_voice(
     return not after_quiet or not any(loud(f) for f in spoken if not f.gated)
 
 
-def room_before_press(recent: Iterable[_Frame], after: float) -> list[_Frame]:
-    """The frames of ``recent`` (oldest first) that the talk key's recording begins with: the
-    latest run of them after ``after`` (the end of the last utterance already delivered, or of
-    the last recording) that the program's voice or its echo is not in (:data:`PTT_ROOM_S`):
-    the room as it was, never words already answered nor the program's own question."""
-    kept: list[_Frame] = []
-    for frame in reversed(list(recent)):
-        if frame.gated or frame.at <= after:
-            break
-        kept.append(frame)
-    return kept[::-1]
-
-
 def _join(frames: list[_Frame]) -> np.ndarray:
     return np.concatenate([f.samples for f in frames])
 
@@ -505,8 +476,6 @@ class Listener:
         self._ptt_held = False
         self._ptt_released_at: float | None = None
         self._ptt_frames: list[_Frame] | None = None
-        self._ptt_ended_at = float("-inf")  # the last frame of the previous talk-key recording
-        self._room: deque[_Frame] = deque(maxlen=round(PTT_ROOM_S / _FRAME_SECONDS))
         self.error: Exception | None = None  # why listening stopped, if it did
 
     # -- public API ---------------------------------------------------------------------------
@@ -632,9 +601,7 @@ class Listener:
                     and self._speaker.busy_between(at, at + _FRAME_SECONDS)
                 )
                 frame = self.endpointer.frame(samples, at, gated, speaking)
-                taken = self._push_to_talk(frame)
-                self._room.append(frame)
-                if taken:
+                if self._push_to_talk(frame):
                     continue
                 if self.push_to_talk:
                     self.endpointer.recent.append(frame)  # pre-roll for the next key press
@@ -651,12 +618,8 @@ class Listener:
             return False
         if self._ptt_frames is None:
             self.endpointer.abandon()  # a key press overrides voice detection
-            if self.push_to_talk:  # only what is said between the presses
-                keep = int(PTT_PRE_ROLL / _FRAME_SECONDS)
-                self._ptt_frames = list(self.endpointer.recent)[-keep:] if keep else []
-            else:
-                after = max(self.endpointer.kept_until, self._ptt_ended_at)
-                self._ptt_frames = room_before_press(self._room, after)
+            keep = int(PTT_PRE_ROLL / _FRAME_SECONDS)
+            self._ptt_frames = list(self.endpointer.recent)[-keep:] if keep else []
         self._ptt_frames.append(frame)
         if released is None and len(self._ptt_frames) * _FRAME_SECONDS >= _MAX_UTTERANCE:
             released = frame.at - PTT_POST_ROLL  # pressed once and forgotten: end it here
@@ -666,7 +629,6 @@ class Listener:
             self._ptt_held = False
             self._ptt_released_at = None
         frames, self._ptt_frames = self._ptt_frames, None
-        self._ptt_ended_at = frames[-1].at
         loud = [f for f in frames if self.endpointer.loud(f)]
         if loud:
             self._deliver(

@@ -283,9 +283,10 @@ docs/speech.md §4f.
 
 A number said alone to the moves offered by number ("Eins: Springer Felix drei. Zwei: …")
 picks a move just as surely, and is held to the same rule: unsure, the game asks the move it
-picks back by name. Through the talk key, with the room kept before the press, "drei" among
-other voices 5 dB below the player was a sure "zwei", and the move the player had not chosen
-was played (report voices, ``answers --talk-key``, docs/speech.md §4g)."""
+picks back by name. A talk-key recording that began 1.5 s before the press (tried, not kept)
+heard "drei" among other voices 5 dB below the player as a sure "zwei", and the move the
+player had not chosen was played (report voices, ``answers --talk-key``, docs/speech.md
+§4g)."""
 
 CHOICES = 3
 """Moves offered when the recogniser is unsure between them."""
