@@ -326,7 +326,15 @@ def test_rank_phrases_matches_command_words_too() -> None:
 
 @pytest.mark.parametrize(
     ("said", "rank"),
-    [("Eva neun", "neun"), ("Springer Felix neun", "neun"), ("Turm Anna 0", "null")],
+    [
+        ("Eva neun", "neun"),
+        ("Springer Felix neun", "neun"),
+        ("Turm Anna 0", "null"),
+        # Numbers without a counting word were the nearest rank: "Eva drei oder vier?"
+        ("Eva null", "null"),
+        ("Eva zehn", "zehn"),
+        ("Dame David zwölf", "zwölf"),
+    ],
 )
 def test_a_rank_beyond_the_board_is_named(said: str, rank: str) -> None:
     """ "Eva neun": there is no rank nine, and the player is told so. The nearest moves were
@@ -338,3 +346,26 @@ def test_a_rank_beyond_the_board_is_named(said: str, rank: str) -> None:
         f"Eine Reihe {rank} gibt es nicht: die Reihen gehen von eins bis acht."
     )
     assert result.refusal.reason in NOT_AN_ATTEMPT
+
+
+def test_a_journal_of_revision_22_replays_a_rank_beyond_the_board_as_it_was_played(
+    settings: Settings,
+) -> None:
+    """Before revision 23, "Eva neun" offered the nearest moves, and "vier" after it made
+    Eva vier: the journal of such a game must make that move again on resume, not refuse
+    "Eva neun" and leave "vier" without a question to answer."""
+    from session_scripts import moves, run_text, says
+
+    script = """
+    {"setup": {"mode": "game", "blind": "white", "time_control": "600"REVISION}}
+    {"t": 1, "blind": "Eva neun"}
+    {"t": 2, "blind": "vier"}
+    {"t": 9, "arbiter": {"action": "pause"}}
+    """
+    old = run_text(script.replace("REVISION", ', "app": "play", "revision": 22'), settings)
+    assert says(old, "blind", 1.0) == ["Eva vier oder drei?"] and moves(old) == ["e2e4"]
+    now = run_text(script.replace("REVISION", ""), settings)
+    assert says(now, "blind", 1.0) == [
+        "Eine Reihe neun gibt es nicht: die Reihen gehen von eins bis acht."
+    ]
+    assert moves(now) == []

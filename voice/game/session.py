@@ -95,7 +95,6 @@ from voice.words.matcher import (
     Hypothesis,
     MatchResult,
     guess_refusal,
-    match_move,
     rank_phrases,
 )
 from voice.words.phrases import MoveIntent, Refusal, explain_refusal, phrase_table, render_move
@@ -702,7 +701,7 @@ class GameSession(SessionBase):
     def _move_words(self, heard: list[Hypothesis], numbers: bool, t: int, out: Outputs) -> None:
         """Words that are no command, on the player's move: a move played, asked back or
         offered among others, or why not."""
-        result = match_move(self.board, heard, self.vocab, self.settings.matching)
+        result = self.match(heard)
         if self._repeat_back(heard, result, t, out):
             return
         if result.decision == Decision.ACCEPT and result.move is not None:
@@ -888,7 +887,7 @@ class GameSession(SessionBase):
         moves = []
         for piece in _PROMOTION_PIECES:
             said = [Hypothesis((*words, self.vocab.piece_word(piece)))]
-            found = match_move(self.board, said, self.vocab, self.settings.matching)
+            found = self.match(said)
             if found.decision != Decision.ACCEPT or found.move is None:
                 return False
             moves.append(found.move)
@@ -1495,7 +1494,7 @@ class GameSession(SessionBase):
         if not self.hears_moves() or self.draws.claimable(self.board):
             return False
         heard = [Hypothesis(rest)]
-        named = match_move(self.board, heard, self.vocab, self.settings.matching)
+        named = self.match(heard)
         if named.move is not None and named.move in self.draws.claim_moves(self.board):
             return False
         self._move_with_offer(heard, False, t, out)

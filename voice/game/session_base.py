@@ -11,7 +11,7 @@ act on through these public actions. Pure: no I/O, no clock of its own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -39,6 +39,7 @@ from voice.rules.events import (
 from voice.rules.laws import ILLEGAL_KINDS, EditionError, laws_for
 from voice.rules.legal_position import problems
 from voice.rules.timecontrol import parse_time_control
+from voice.words.matcher import Hypothesis, MatchResult, match_move
 from voice.words.messages import catalogue, display_text, message
 from voice.words.phrases import render_move
 from voice.words.spoken_time import duration_words, number_words
@@ -290,6 +291,14 @@ class SessionBase:
         """Whose move the blind player's input makes now: their own, or the side to move when
         the opponent's moves come through it too (:attr:`opponent_speaks`)."""
         return side_of(self.board.turn) if self.opponent_speaks else self.blind
+
+    def match(self, heard: Sequence[Hypothesis]) -> MatchResult:
+        """The moves that fit what was heard on the board now. From revision 23 a file with a
+        number that is no rank ("Eva neun") is said to be none; before, the nearest moves were
+        offered, and a journal of then replays so."""
+        return match_move(
+            self.board, heard, self.vocab, self.settings.matching, no_such_rank=self.revision >= 23
+        )
 
     def hears_moves(self) -> bool:
         """Whether a move said now can be made (the game goes on and it is a move the blind
@@ -721,7 +730,9 @@ as an illegal move attempt, and holds the blind player's "Remis" said before or 
 move for that move; 22 takes "Remis" before the move's words at home, where no claim would be
 right, as the offer made with that move (it was a wrong claim, penalised at once); 23 has the
 arbiter's ``set_moves`` without a side leave the second mover one move behind while it is to
-move, as the talking clock does (both counters took the number). Scripts without the app's
+move, as the talking clock does (both counters took the number), and says that a file with a
+number that is no rank ("Eva neun", "Eva zehn") names no square (the nearest moves were
+offered: a "ja" or a number after them made a move). Scripts without the app's
 marks play by the current rules."""
 
 

@@ -28,7 +28,7 @@ from voice.rules.events import (
     Say,
     Side,
 )
-from voice.words.matcher import Decision, Hypothesis, match_move
+from voice.words.matcher import Decision, Hypothesis
 
 
 class Draws:
@@ -152,7 +152,7 @@ class Draws:
         if not game.hears_moves():
             game.tell(out, t, "turn.not_yours")
             return
-        result = match_move(game.board, [Hypothesis(rest)], game.vocab, game.settings.matching)
+        result = game.match([Hypothesis(rest)])
         if result.decision != Decision.ACCEPT or result.move is None:
             game.tell(out, t, "draw.claim_move_unclear")
             return

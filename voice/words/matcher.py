@@ -460,6 +460,8 @@ def match_move(
     nbest: Sequence[Hypothesis],
     vocab: Vocabulary,
     thresholds: MatchingSettings,
+    *,
+    no_such_rank: bool = True,
 ) -> MatchResult:
     """Rank the legal moves by how well they fit what was heard and decide what to do.
 
@@ -471,7 +473,7 @@ def match_move(
     ``reject_cost``, the words clearly name an illegal move (``refusal`` says why), or too many
     moves fit equally (``refusal`` asks for the whole move).
     """
-    beyond = _no_such_rank(nbest, vocab, thresholds.min_confidence)
+    beyond = _no_such_rank(nbest, vocab, thresholds.min_confidence) if no_such_rank else None
     if beyond is not None:
         return MatchResult(Decision.REJECT, (), None, beyond)
     margin = thresholds.ambiguity_margin
@@ -527,6 +529,8 @@ def _no_such_rank(nbest: Sequence[Hypothesis], vocab: Vocabulary, floor: float) 
         number = int(word) if word.isdigit() else None
         if word in vocab.number_words:
             number = vocab.number_words.index(word) + 1
+        if number is None:  # "Eva null", "Eva zehn": no counting word, a number all the same
+            number = _numbers_beyond(vocab).get(word)
         if number is None or 1 <= number <= len(vocab.rank_words):
             continue
         if 1 <= number <= len(vocab.number_words):
@@ -541,6 +545,13 @@ def _no_such_rank(nbest: Sequence[Hypothesis], vocab: Vocabulary, floor: float) 
         }
         return Refusal("no_such_rank", params)
     return None
+
+
+def _numbers_beyond(vocab: Vocabulary) -> dict[str, int]:
+    """Nought and ten to twenty as one word each in the command set's language ("null",
+    "zehn"), which no rank is: they were taken for the nearest rank ("Eva drei oder vier?")."""
+    spoken = {n: vocab.normalize(number_words(n, vocab.command_set)) for n in (0, *range(10, 21))}
+    return {words[0]: n for n, words in spoken.items() if len(words) == 1}
 
 
 NOT_AN_ATTEMPT = frozenset(
