@@ -220,7 +220,10 @@ def game_outcome(
         asked_again = session.yes_doubted is not doubted
         question = isinstance(session.pending, PendingConfirm | PendingChoice)
         asked_back = question and session.pending is not pending
-        if asked_again or asked_back:
+        # "ja" to moves offered by number picks none: the game says how to pick one, the
+        # same question standing.
+        yes_to_choice = isinstance(pending, PendingChoice) and session.pending is pending
+        if asked_again or asked_back or (yes_to_choice and is_yes(session.vocab, ((heard, 1.0),))):
             return "asked", heard
         if session.pending is pending and any(isinstance(e, Refused) for e in events):
             return "none", heard

@@ -99,6 +99,7 @@ def test_a_number_read_surely_as_another_chooses_another_move_and_an_unsure_one_
     assert answers.game_outcome(game, _heard("zwei", 0.9), said)[0] == "right"
     assert answers.game_outcome(game, _heard("drei", 0.9), said)[0] == "wrong"
     assert answers.game_outcome(game, _heard("drei", 0.3), said)[0] == "asked"
+    assert answers.game_outcome(game, _heard("ja", 0.9), said) == ("asked", "ja")  # how to pick
     assert answers.game_outcome(game, None, said)[0] == "none"
 
 

@@ -60,6 +60,7 @@ from voice.words.phrases import same_move, without_check_words
 from voice.words.utterance import read_command
 from voice.words.vocabulary import (
     LONG_CASTLING,
+    PIECE_WORDS,
     SHORT_CASTLING,
     NamedMoves,
     Phrase,
@@ -268,7 +269,8 @@ CALIBRATION = Calibration(
 )
 
 YES_SPAN_S = 2.5
-"""The longest speech (:func:`speech_span`, its margins included) a "ja" is heard surely in.
+"""The longest speech (:func:`speech_span`, its margins included) a "ja" or a number said
+alone is heard surely in.
 A "ja" is one syllable, about 1.3 s with the margins; the end-pointer delivers several
 seconds when other people talk around the player, since their voices keep the utterance
 going, and Whisper then scores a few candidates against sounds none of them is. There the
@@ -287,6 +289,17 @@ picks back by name. A talk-key recording that began 1.5 s before the press (trie
 heard "drei" among other voices 5 dB below the player as a sure "zwei", and the move the
 player had not chosen was played (report voices, ``answers --talk-key``, docs/speech.md
 §4g)."""
+
+YES_LEVEL_DB = 35.0
+"""The least a "ja" or a number said alone must stand above the room (:func:`speech_span`'s
+level) to be heard surely. Through the talk key the recording is as short as the presses are
+close, so the span rule (:data:`YES_SPAN_S`) does not hold back a word heard among others'
+voices there: "Remis" (tuning voices, babble 5 dB) and "Stellung" (report voices, babble 10 dB)
+were a sure "ja", and the move asked back was played (``answers --talk-key``, docs/speech.md
+§4g). On the tuning voices a "ja" stood 21-34 dB above pink noise or babble at 10 and 5 dB,
+and 79-86 dB above a quiet room or the hall; 35 dB is the least that asks every "ja" heard in
+noise again. A microphone that hears the room less than 35 dB below the voice gets every "ja"
+asked twice (``voice-chess devices --test-microphone`` shows the figure)."""
 
 CHOICES = 3
 """Moves offered when the recogniser is unsure between them."""
@@ -325,7 +338,8 @@ class Features:
     agrees: bool
     """The free guesses agree with the best phrase (:func:`agrees`)."""
     crowded: bool = False
-    """A "ja" or a number heard in an utterance far longer than one (:data:`YES_SPAN_S`)."""
+    """A "ja" or a number heard in an utterance far longer than one (:data:`YES_SPAN_S`), or
+    standing little above the room (:data:`YES_LEVEL_DB`)."""
 
     def probability(self, c: Calibration = CALIBRATION) -> float:
         return probability(self.lead, self.mean_logp, self.level_db, self.distance, self.gap, c)
@@ -333,8 +347,8 @@ class Features:
     def clear(self, c: Calibration = CALIBRATION) -> bool:
         """The best candidate is clearly ahead of the next (``c.play_lead``), the speech
         stands well above the room (``c.play_level_db``), the free guess agrees with it
-        (``agrees``) and, for a "ja", nothing else was going on around it (``crowded``): only
-        then may it be played without a question, however probable."""
+        (``agrees``) and, for a "ja" or a number, nothing else was going on around it
+        (``crowded``): only then may it be played without a question, however probable."""
         return self.held_back(c) <= {"probability"}
 
     def held_back(self, c: Calibration = CALIBRATION) -> frozenset[str]:
@@ -768,9 +782,14 @@ class WhisperRecognizer:
         voices, pink noise 10 dB); a "Remis" guessed as "Ja, das." was a sure "ja" too (tuning
         voices). ``python -m benchmarks answers``, docs/speech.md."""
         self._yes = frozenset(vocab.commands.get("yes", ()))
-        self._picks = self._yes | {(word,) for word in vocab.number_words}
-        """The words said alone that make a move: "ja" to the move asked back, a number to
-        the moves offered by number (:data:`YES_SPAN_S`)."""
+        alone = (*vocab.number_words, *vocab.file_words, *vocab.rank_words, *PIECE_WORDS.values())
+        self._picks = (
+            self._yes | {(word,) for word in alone} | set(vocab.commands.get("my_move", ()))
+        )
+        """The words said alone that make a move (:data:`YES_SPAN_S`, :data:`YES_LEVEL_DB`):
+        "ja" to the move asked back, a number to the moves offered by number, the word that
+        tells two moves apart ("Felix" to "Springer Bella oder Felix David zwei?"), the piece
+        a pawn becomes, "Zug" to "Wiederholung oder Ihr Zug?"."""
         self._last = LastAnswer()
         self._stream = WholeUtterance()
         self._priors: OrderedDict[str, float] = OrderedDict()
@@ -928,7 +947,9 @@ class WhisperRecognizer:
         lead = best.score - rival_score(evidence, self.vocab, moves)
         gap = evidence.guess_logp - best.mean_logp
         together = agrees(evidence, self.vocab, self._answers)
-        crowded = best.phrase in self._picks and (end - start) / RATE > YES_SPAN_S
+        crowded = best.phrase in self._picks and (
+            (end - start) / RATE > YES_SPAN_S or level < YES_LEVEL_DB
+        )
         features = Features(lead, best.mean_logp, level, best.distance, gap, together, crowded)
         return evidence, features
 
