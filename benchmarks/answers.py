@@ -257,14 +257,11 @@ def question_outcome(
     return ("right" if level == meant else "wrong"), f"level {level}"
 
 
-NOISES: dict[str, tuple[str, float]] = {
-    "pink10": ("pink", 10.0),
-    "babble10": ("babble", 10.0),
-    "babble5": ("babble", 5.0),
-}
-"""The noisy conditions: the kind of noise and its ratio below the recording (dB)."""
+NOISES = asr.NOISE_SNR
+"""The noisy conditions: the kind of noise and its ratio below the recording (dB), as the move
+benchmark has them."""
 
-SELECTABLE: tuple[str, ...] = (*CONDITIONS, "babble5")
+SELECTABLE: tuple[str, ...] = (*CONDITIONS, "pink5", "babble5")
 """Every condition ``--conditions`` may name; babble5, where other voices are only 5 dB below
 the player's, is the room the talk key is for (``--talk-key``)."""
 

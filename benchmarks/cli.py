@@ -196,7 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     answers.add_argument(
         "--conditions",
         default="clean,pink10,hall,babble10",
-        help="rooms, comma-separated (default: clean,pink10,hall,babble10; babble5 too)",
+        help="rooms, comma-separated (default: clean,pink10,hall,babble10; pink5 and babble5 too)",
     )
     answers.add_argument(
         "--talk-key",
