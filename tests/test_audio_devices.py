@@ -196,3 +196,21 @@ def test_without_a_recogniser_the_microphone_test_still_shows_what_it_heard(
     assert "microphone test: 1 utterance(s)" in out
     assert re.search(r"the voice stands \d+ dB above the room\n", out)  # no Whisper: no advice
     assert "understood" not in out
+
+
+def test_the_microphone_test_says_when_a_yes_will_be_asked_for_twice() -> None:
+    """Between ``play_level_db`` (20 dB) and ``YES_LEVEL_DB`` (35 dB) a move heard surely is
+    played, but a "ja" is asked again: the player learns it before the game."""
+    from types import SimpleNamespace
+
+    from voice.cli.devices import _level
+    from voice.speech.recognizers.whisper import speech_span
+
+    rng = np.random.default_rng(3)
+    room = rng.normal(0, 300, 32000)
+    room[8000:16000] += 9000 * np.sin(np.arange(8000) * 2 * np.pi * 220 / 16000)
+    audio = room.astype(np.int16)
+    assert 20 <= speech_span(audio)[2] < 35
+    said = _level(audio, SimpleNamespace(whisper=True))  # type: ignore[arg-type]
+    assert said.endswith("below 35 dB a 'ja' is asked for twice")
+    assert "enough (from 20 dB a move heard surely is played at once)" in said

@@ -226,7 +226,7 @@ class _Hearing:
 def _level(audio: np.ndarray, hearing: _Hearing | None) -> str:
     """How far the voice stands above the room (the level Whisper's decision uses), and what
     that means for Whisper: below ``play_level_db`` no move is played without a question."""
-    from voice.speech.recognizers.whisper import CALIBRATION, speech_span
+    from voice.speech.recognizers.whisper import CALIBRATION, YES_LEVEL_DB, speech_span
     from voice.speech.wavio import RATE, as_pcm16
 
     level = speech_span(as_pcm16(audio, RATE))[2]
@@ -241,4 +241,7 @@ def _level(audio: np.ndarray, hearing: _Hearing | None) -> str:
             f"{said}: below {needed:g} dB no move is played without a question; "
             "bring the microphone closer to your mouth or use a headset microphone"
         )
-    return f"{said}: enough (from {needed:g} dB a move heard surely is played at once)"
+    enough = f"{said}: enough (from {needed:g} dB a move heard surely is played at once)"
+    if level < YES_LEVEL_DB:
+        return f"{enough}; below {YES_LEVEL_DB:g} dB a 'ja' is asked for twice"
+    return enough
