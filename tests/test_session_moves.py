@@ -553,3 +553,29 @@ def test_D_2_1_yes_to_moves_offered_by_number_says_how_to_pick_one(settings: Set
     said = [e.text for e in session.handle(BlindSpeech(2000, (("ja", 0.9),))) if isinstance(e, Say)]
     assert said and said[0].startswith("Sagen Sie eine Nummer von eins bis drei")
     assert isinstance(session.pending, PendingChoice) and not session.sheet.entries
+
+
+@pytest.mark.parametrize(
+    ("setup", "said"),
+    [
+        ({"fen": "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1"}, "Springer David zwei"),  # which knight?
+        ({"laws": "2001", "fen": "8/4P3/8/8/8/8/k7/4K3 w - - 0 1"}, "Eva acht"),  # which piece?
+    ],
+)
+def test_D_2_1_yes_to_a_question_that_yes_does_not_answer_asks_it_again(
+    settings: Settings, setup: dict[str, str], said: str
+) -> None:
+    """ "ja" to "Springer Bella oder Felix David zwei?" or, under the 2001 Laws, to "Welche
+    Figur für Eva acht: …?" answers neither: the question is said again, nothing is played."""
+    game = {"mode": "game", "blind": "white", "time_control": "900+10", **setup}
+    session = GameSession(parse_setup({"setup": game}), settings)
+
+    def heard(t: int, words: str) -> list[str]:
+        return [
+            e.text for e in session.handle(BlindSpeech(t, ((words, 0.9),))) if isinstance(e, Say)
+        ]
+
+    asked = heard(1000, said)
+    pending = session.pending
+    assert pending is not None and heard(2000, "ja") == asked[-1:]
+    assert session.pending is pending and not session.sheet.entries
