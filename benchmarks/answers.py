@@ -269,7 +269,7 @@ the player's, is the room the talk key is for (``--talk-key``)."""
 @dataclass
 class Room:
     """One condition: how an utterance is heard before the end-pointer cuts it, or, with
-    ``talk_key``, what the talk key records of it from one press to the next."""
+    ``presses``, what the talk key records of it from one press to the next."""
 
     condition: str
     folder: Path
@@ -277,9 +277,9 @@ class Room:
     offset: int = 0
     talkers: Sequence[np.ndarray] = ()  # babble: the other voices' recordings
     rng: random.Random = field(default_factory=lambda: random.Random(0))
-    talk_key: bool = False
-    presses: random.Random = field(default_factory=lambda: random.Random(1))
-    """When the talk key is pressed (its own draws: the noise drawn is the same either way)."""
+    presses: random.Random | None = None
+    """With the talk key, when it is pressed (its own draws: the noise drawn is the same
+    either way)."""
 
     def hear(
         self,
@@ -307,11 +307,7 @@ class Room:
         elif kind == "pink":
             self.offset += 7919  # another stretch of the noise each time
             fill = partial(asr.pink_stretch, self.noise, offset=self.offset)
-        cut: np.ndarray | None
-        if self.talk_key:
-            cut = rooms.heard_through_talk_key(words, snr_db, fill, self.presses)
-        else:
-            cut = rooms.heard_in_room(words, snr_db, fill, pre_roll, complete)
+        cut = rooms.heard_in_room(words, snr_db, fill, pre_roll, complete, self.presses)
         if cut is None:
             return None
         recognizer.set_context(context, moves)
@@ -377,8 +373,7 @@ def run(
                 noise,
                 talkers=talkers,
                 rng=random.Random(seed + 5),
-                talk_key=talk_key,
-                presses=random.Random(seed + 7),
+                presses=random.Random(seed + 7) if talk_key else None,
             )
             for context in words:
                 report.tallies[(condition, context)] = Tally()

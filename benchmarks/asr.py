@@ -1069,27 +1069,22 @@ def _run(
                 fill = partial(rooms.babble, voices_heard, starts=starts)
             else:
                 fill = partial(pink_stretch, noise, offset=offset)
-            cut: np.ndarray | None
-            if talk_key:
-                cut = rooms.heard_through_talk_key(words, snr_db, fill, presses(item, condition))
-            else:
-                cut = rooms.heard_in_room(words, snr_db, fill, listener.pre_roll_s, complete)
+            pressed = presses(item, condition)
+            cut = rooms.heard_in_room(words, snr_db, fill, listener.pre_roll_s, complete, pressed)
             decode(item, cut, condition)
         if "hall" in chosen:
             pause = np.zeros(int(rooms.ROOM_PAUSE_S * RATE), dtype=np.int16)
             sound = np.concatenate([rooms.hall(path, folder), pause])
             first, last = rooms.words_span(words)
             span = ((first / RATE) + rooms.PAD_S, (last / RATE) + rooms.PAD_S)
-            if talk_key:
-                cut = rooms.talk_key(sound, *span, presses(item, "hall"))
-            else:
-                cut = rooms.endpoint(sound, *span, listener.pre_roll_s, complete)
+            pressed = presses(item, "hall")
+            cut = rooms.heard(sound, *span, listener.pre_roll_s, complete, pressed)
             decode(item, cut, "hall")
 
-    def presses(item: Item, condition: str) -> random.Random:
-        """When the talk key is pressed around ``item`` in ``condition``: the same draws
-        whichever conditions are chosen."""
-        return random.Random(f"{seed}-{item.ident}-{condition}")
+    def presses(item: Item, condition: str) -> random.Random | None:
+        """With --talk-key, when the talk key is pressed around ``item`` in ``condition``: the
+        same draws whichever conditions are chosen."""
+        return random.Random(f"{seed}-{item.ident}-{condition}") if talk_key else None
 
     def accented_work(item: Item, path: Path) -> Callable[[], None]:
         if not room:
@@ -1098,11 +1093,8 @@ def _run(
         def run() -> None:
             words = load_for_recognition(path)
             complete = completion_check(listener, context_of(item.fen), moves_of(item.fen))
-            cut: np.ndarray | None
-            if talk_key:
-                cut = rooms.heard_through_talk_key(words, None, np.zeros, presses(item, "accented"))
-            else:
-                cut = rooms.heard_in_room(words, None, np.zeros, listener.pre_roll_s, complete)
+            pressed = presses(item, "accented")
+            cut = rooms.heard_in_room(words, None, np.zeros, listener.pre_roll_s, complete, pressed)
             decode(item, cut, "accented")
 
         return run

@@ -200,11 +200,30 @@ def heard_in_room(
     noise: Callable[[int], np.ndarray],
     pre_roll: float = PRE_ROLL,
     completion: Callable[[np.ndarray], bool] | None = None,
+    presses: random.Random | None = None,
 ) -> np.ndarray | None:
-    """``words`` said in a room (:func:`in_room`) and cut by the end-pointer (:func:`endpoint`)."""
+    """``words`` said in a room (:func:`in_room`) and heard as the program hears them
+    (:func:`heard`)."""
     first, last = words_span(words)
     sound, lead = in_room(words, snr_db, noise)
-    return endpoint(sound, (lead + first) / RATE, (lead + last) / RATE, pre_roll, completion)
+    words_from, words_to = (lead + first) / RATE, (lead + last) / RATE
+    return heard(sound, words_from, words_to, pre_roll, completion, presses)
+
+
+def heard(
+    sound: np.ndarray,
+    words_from: float,
+    words_to: float,
+    pre_roll: float = PRE_ROLL,
+    completion: Callable[[np.ndarray], bool] | None = None,
+    presses: random.Random | None = None,
+) -> np.ndarray | None:
+    """The words said from ``words_from`` to ``words_to`` seconds into ``sound`` as the program
+    hears them: cut by the end-pointer (:func:`endpoint`), or, with ``presses`` (when the
+    player presses the talk key), recorded through the talk key (:func:`talk_key`)."""
+    if presses is not None:
+        return talk_key(sound, words_from, words_to, presses)
+    return endpoint(sound, words_from, words_to, pre_roll, completion)
 
 
 def endpoint(
@@ -250,15 +269,3 @@ def talk_key(
     pressed = words_from - rng.uniform(*TALK_KEY_PRESS_S) - PTT_PRE_ROLL
     released = words_to + rng.uniform(*TALK_KEY_PRESS_S) + PTT_POST_ROLL
     return sound[max(0, round(pressed * RATE)) : round(released * RATE)]
-
-
-def heard_through_talk_key(
-    words: np.ndarray,
-    snr_db: float | None,
-    noise: Callable[[int], np.ndarray],
-    rng: random.Random,
-) -> np.ndarray:
-    """``words`` said in a room (:func:`in_room`) between two presses of the talk key."""
-    first, last = words_span(words)
-    sound, lead = in_room(words, snr_db, noise)
-    return talk_key(sound, (lead + first) / RATE, (lead + last) / RATE, rng)

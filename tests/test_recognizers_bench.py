@@ -554,8 +554,8 @@ def test_the_talk_key_records_from_one_press_to_the_next_with_the_listeners_roll
     expected = (end - start) + before + after + PTT_PRE_ROLL + PTT_POST_ROLL
     assert len(cut) == pytest.approx(expected * asr.RATE, abs=2)
     # Drawn within TALK_KEY_PRESS_S, the same every time for the same seed.
-    first = asr.rooms.heard_through_talk_key(words, 10.0, np.ones, random.Random(3))
-    again = asr.rooms.heard_through_talk_key(words, 10.0, np.ones, random.Random(3))
+    first = asr.rooms.heard_in_room(words, 10.0, np.ones, presses=random.Random(3))
+    again = asr.rooms.heard_in_room(words, 10.0, np.ones, presses=random.Random(3))
     shortest = (len(words) / asr.RATE + 2 * 0.3 + PTT_PRE_ROLL + PTT_POST_ROLL) * asr.RATE
     assert np.array_equal(first, again) and shortest - 2 <= len(first) <= len(sound)
 
