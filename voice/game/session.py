@@ -1301,13 +1301,10 @@ class GameSession(SessionBase):
             case PendingDrawAccept(side=side):
                 self.pending = None
                 self.draws.draw(side, t, out)
-            case PendingChoice(difference=None, moves=moves):
-                # "ja" picks none of the moves offered by number: say how to pick one, not
-                # that there is no question.
-                last = self.vocab.number_words[len(moves) - 1]
-                self.tell(out, t, "help.choose", last=last)
             case PendingChoice() | PendingRepeatOrMove() | PendingPromotion():
-                self.tell_text(out, t, self._pending_question())
+                # "ja" answers none of these questions: say what does, as "Hilfe" does, not
+                # that there is no question.
+                self._cmd_help(command, t, out)
             case _ if self.offer is not None and self.offer.by == self.sighted:
                 self.tell(out, t, "draw.how_to_answer")
             case _:
