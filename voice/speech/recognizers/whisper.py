@@ -781,10 +781,9 @@ class WhisperRecognizer:
         looked sure (0.90), and the move the player refused would have been played (report
         voices, pink noise 10 dB); a "Remis" guessed as "Ja, das." was a sure "ja" too (tuning
         voices). ``python -m benchmarks answers``, docs/speech.md."""
-        self._yes = frozenset(vocab.commands.get("yes", ()))
         alone = (*vocab.number_words, *vocab.file_words, *vocab.rank_words, *PIECE_WORDS.values())
-        self._picks = (
-            self._yes | {(word,) for word in alone} | set(vocab.commands.get("my_move", ()))
+        self._picks = {(word,) for word in alone}.union(
+            vocab.commands.get("yes", ()), vocab.commands.get("my_move", ())
         )
         """The words said alone that make a move (:data:`YES_SPAN_S`, :data:`YES_LEVEL_DB`):
         "ja" to the move asked back, a number to the moves offered by number, the word that
